@@ -1,0 +1,45 @@
+#pragma once
+// Options and the scoring/reporting flow shared by every native metric
+// subcommand (bleu, chrf, ter, rouge, ...): written once, used by all.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evalcli/cli/cli.hpp"
+#include "evalcli/core/corpus.hpp"
+#include "evalcli/metrics/metric.hpp"
+
+namespace evalcli::cli {
+
+struct InputOptions {
+  std::vector<std::string> refs;             // -r FILE (repeatable)
+  std::vector<std::string> positional_refs;  // REF... positional files
+  std::vector<std::string> hyps;             // -i FILE... (none = stdin)
+  int num_refs = 1;                          // -nr N: tab-separated refs in one file
+};
+void add_input_options(CLI::App* cmd, InputOptions& options);
+CorpusSpec make_corpus_spec(const InputOptions& options, std::istream& in);
+std::size_t count_refs(const InputOptions& options);
+
+struct OutputOptions {
+  std::string format = "text";  // text | json
+  int width = 1;
+  bool score_only = false;
+  bool sentence_level = false;
+  std::string json_out;  // also write the JSON report here (atomically)
+};
+void add_output_options(CLI::App* cmd, OutputOptions& options);
+
+// Full evalcli signature of `metric` ("nrefs:1|...|version:evalcli-X").
+std::string metric_signature(const Metric& metric, std::size_t nrefs);
+
+// The JSON report (schema evalcli-report/1) of one system.
+nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
+                                   bool include_segments);
+
+// Scores the input with `metric` and prints text or JSON as asked.
+void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
+                        Streams& io);
+
+}  // namespace evalcli::cli

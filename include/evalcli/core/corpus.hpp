@@ -1,0 +1,80 @@
+#pragma once
+// Reading hypotheses and references in lockstep and turning them into
+// per-system summed statistics (and per-segment rows when asked for).
+// Memory stays constant in the corpus size unless rows are kept.
+#include <istream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/io/line_reader.hpp"
+#include "evalcli/metrics/metric.hpp"
+
+namespace evalcli {
+
+struct CorpusSpec {
+  std::vector<std::string> ref_paths;
+  // -nr N: the single reference file holds N tab-separated references (0 = off).
+  int tab_separated_refs = 0;
+  // Hypothesis files, one per system; empty = standard input, where
+  // tab-separated fields are several systems (SacreBLEU's convention).
+  std::vector<std::string> hyp_paths;
+  std::istream* stdin_stream = nullptr;  // defaults to std::cin
+};
+
+// Thrown when streams differ in length; the sacrebleu front end prints its own text.
+class LineCountMismatch : public Error {
+ public:
+  using Error::Error;
+};
+// Thrown for tab-field count problems (stdin systems, -nr); SacreBLEU exits 17 there.
+class TabFieldMismatch : public Error {
+ public:
+  using Error::Error;
+};
+
+// Yields, segment by segment, one hypothesis per system and all references.
+class ParallelReader {
+ public:
+  explicit ParallelReader(const CorpusSpec& spec);
+  ~ParallelReader();
+
+  std::size_t num_systems() const { return num_systems_; }
+  std::size_t num_refs() const { return num_refs_; }
+  const std::vector<std::string>& system_names() const { return system_names_; }
+
+  // False after the last segment; throws LineCountMismatch / input errors.
+  bool next(std::vector<std::u32string>& hyps, std::vector<std::u32string>& refs);
+  std::size_t segments_read() const { return segments_; }
+
+ private:
+  bool read_hyps(std::vector<std::u32string>& hyps);
+  bool read_refs(std::vector<std::u32string>& refs);
+  [[noreturn]] void throw_length_mismatch(bool hyps_ended);
+
+  std::vector<io::LineReader> hyp_readers_;
+  std::vector<io::LineReader> ref_readers_;
+  bool from_stdin_ = false;
+  int tab_refs_ = 0;
+  std::size_t num_systems_ = 0;
+  std::size_t num_refs_ = 0;
+  std::vector<std::string> system_names_;
+  std::vector<std::u32string> first_stdin_fields_;
+  bool first_line_pending_ = false;
+  std::size_t segments_ = 0;
+};
+
+struct SystemStats {
+  std::string system;
+  StatRow totals;                // summed over segments
+  std::vector<StatRow> rows;     // per segment, only if requested
+  std::size_t segments = 0;
+};
+
+// Runs every metric over every system in one pass over the files.
+// Result: [metric][system]. Throws on empty systems and mismatched lengths.
+std::vector<std::vector<SystemStats>> compute_corpus_stats(
+    const std::vector<const Metric*>& metrics, const CorpusSpec& spec, bool keep_rows);
+
+}  // namespace evalcli

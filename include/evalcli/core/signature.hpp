@@ -1,0 +1,27 @@
+#pragma once
+// Signatures: `key:value` fields joined by `|` (docs/signatures.md).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace evalcli {
+
+struct SignatureField {
+  std::string key;
+  std::string value;
+};
+
+// Parses "nrefs:1|case:mixed|..." (evalcli or SacreBLEU 2.x form), or the
+// SacreBLEU 1.x form "BLEU+case.mixed+numrefs.1+...". A leading metric name
+// ("BLEU|...") is accepted and dropped. Throws a usage error if unparsable.
+std::vector<SignatureField> parse_signature(std::string_view text);
+
+std::optional<std::string> find_field(const std::vector<SignatureField>& fields, std::string_view key);
+
+// "nrefs:N|<extra>|<metric fields>|version:evalcli-X.Y.Z"
+std::string full_signature(std::size_t nrefs, std::string_view metric_fields,
+                           std::string_view extra_fields = {});
+
+}  // namespace evalcli

@@ -1,0 +1,58 @@
+#pragma once
+// Reads a text file one line at a time with SacreBLEU's line rules:
+// in files only LF ends a line (a CR before it stays and is removed by the
+// rstrip), a final line without LF counts, a UTF-8 BOM is kept as U+FEFF.
+// Standard input uses Python's universal newlines (CRLF, CR and LF end lines).
+// Every line is checked UTF-8; errors name file, line and byte.
+#include <fstream>
+#include <istream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace evalcli::io {
+
+class LineReader {
+ public:
+  // Opens `path` ("-" = standard input). Throws evalcli::Error (input_data) for a
+  // missing, unreadable or directory path.
+  explicit LineReader(const std::string& path);
+  // Reads from an already open stream (tests, stdin); `name` appears in errors.
+  LineReader(std::istream& in, std::string name, bool universal_newlines);
+
+  LineReader(LineReader&&) = default;
+  LineReader& operator=(LineReader&&) = default;
+
+  // Next line as raw bytes without its terminator; false at end of input.
+  bool next_bytes(std::string& line);
+  // Next line decoded from UTF-8 (throws on invalid UTF-8), not stripped.
+  bool next_unstripped(std::u32string& line);
+  // Next line decoded and rstrip()ped of Python whitespace (SacreBLEU's view).
+  bool next(std::u32string& line);
+
+  // 1-based number of the line returned last (0 before the first).
+  std::size_t line_number() const { return line_number_; }
+  const std::string& name() const { return name_; }
+  // Reads to the end and returns how many lines the input had in total.
+  std::size_t count_total_lines();
+
+ private:
+  bool read_physical_line(std::string& line);
+
+  std::unique_ptr<std::ifstream> file_;
+  std::unique_ptr<char[]> buffer_;
+  std::istream* in_ = nullptr;
+  std::string name_;
+  bool universal_newlines_ = false;
+  std::size_t line_number_ = 0;
+  std::vector<std::string> pending_;  // lines split off a CR-separated chunk (stdin)
+  std::size_t pending_pos_ = 0;
+};
+
+// Reads a whole file (rstripped lines). Convenience for small inputs and tests.
+std::vector<std::u32string> read_lines(const std::string& path);
+
+// Throws input_error unless `path` names a readable regular file (or "-").
+void check_readable_file(const std::string& path);
+
+}  // namespace evalcli::io

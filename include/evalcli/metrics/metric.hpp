@@ -1,0 +1,50 @@
+#pragma once
+// The one interface every metric implements (docs/architecture.md):
+//
+//   segment -> additive sufficient statistics -> score from summed statistics
+//
+// Corpus scores, sentence scores, bootstrap intervals, significance tests and
+// shard/merge are written once over this interface, never per metric.
+#include <nlohmann/json_fwd.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace evalcli {
+
+using Stat = double;
+using StatRow = std::vector<Stat>;
+
+class Metric {
+ public:
+  virtual ~Metric() = default;
+
+  // Display name, e.g. "BLEU", "chrF2++", "TER".
+  virtual std::string name() const = 0;
+  // Number of statistics per segment, and their names (for reports and shards).
+  virtual std::vector<std::string> stat_names() const = 0;
+  std::size_t num_stats() const { return stat_names().size(); }
+
+  // Writes the sufficient statistics of one segment into `out`: all num_stats()
+  // values, overwriting what was there. Must be thread-safe (const).
+  // `hyp` and `refs` are the input lines as read (rstripped).
+  virtual void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
+                             Stat* out) const = 0;
+
+  // Score from statistics summed over any set of segments (corpus, shard, resample).
+  virtual double score(std::span<const Stat> stats) const = 0;
+
+  // The metric's own signature fields ("case:mixed|eff:no|tok:13a-v1|smooth:exp"):
+  // every option that can change the number, with component versions. The
+  // front end adds `nrefs:`, resampling fields and `version:` around them
+  // (see full_signature in evalcli/core/signature.hpp).
+  virtual std::string signature() const = 0;
+
+  // Extra numbers derived from summed statistics for reports (precisions, BP, ...).
+  virtual nlohmann::json details(std::span<const Stat> stats) const;
+};
+
+// Element-wise `total += row`.
+void add_stats(std::span<Stat> total, std::span<const Stat> row);
+
+}  // namespace evalcli

@@ -1,0 +1,42 @@
+#pragma once
+// The shared text pipeline every metric uses:
+//   line -> normalizers (in order) -> lowercase (optional) -> tokenizer.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evalcli/text/normalizer.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
+
+namespace evalcli {
+
+struct PipelineOptions {
+  std::vector<std::string> normalizers;  // registry names, applied in order
+  bool lowercase = false;
+  std::string tokenizer = "13a";
+};
+
+class TextPipeline {
+ public:
+  explicit TextPipeline(const PipelineOptions& options);
+  TextPipeline(std::vector<std::unique_ptr<Normalizer>> normalizers, bool lowercase,
+               std::unique_ptr<Tokenizer> tokenizer);
+
+  // Normalized, lowercased (if asked) and tokenized: tokens joined by one space.
+  std::u32string process(std::u32string_view line) const;
+  // Normalizers and lowercasing only (metrics that tokenize on their own).
+  std::u32string normalize(std::u32string_view line) const;
+
+  const Tokenizer& tokenizer() const { return *tokenizer_; }
+  bool lowercase() const { return lowercase_; }
+  bool has_normalizers() const { return !normalizers_.empty(); }
+  // "nfkc-v1+fullwidth-v1", or "none".
+  std::string normalizer_chain_id() const;
+
+ private:
+  std::vector<std::unique_ptr<Normalizer>> normalizers_;
+  bool lowercase_;
+  std::unique_ptr<Tokenizer> tokenizer_;
+};
+
+}  // namespace evalcli

@@ -1,0 +1,19 @@
+#pragma once
+// Factories for the tokenizers that ship with evalcli (one source file each).
+#include <memory>
+
+#include "evalcli/tokenize/tokenizer.hpp"
+
+namespace evalcli::tokenizers {
+
+std::unique_ptr<Tokenizer> make_none();      // tok_none.cpp
+std::unique_ptr<Tokenizer> make_13a();       // tok_13a.cpp
+std::unique_ptr<Tokenizer> make_intl();      // tok_intl.cpp
+std::unique_ptr<Tokenizer> make_zh();        // tok_zh.cpp
+std::unique_ptr<Tokenizer> make_char();      // tok_char.cpp
+std::unique_ptr<Tokenizer> make_ja_mecab();  // tok_ja_mecab.cpp
+
+// The regex post-processing that 13a and zh share (mteval-v13a's rules).
+std::u32string apply_13a_rules(std::u32string_view text);
+
+}  // namespace evalcli::tokenizers

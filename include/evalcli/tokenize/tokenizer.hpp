@@ -1,0 +1,37 @@
+#pragma once
+// A tokenizer maps one line (code points) to its tokens joined by single
+// spaces. Each has a name and a version: the version changes whenever the
+// output for some input could change (docs/text-pipeline.md), and both go
+// into every signature.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace evalcli {
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+  // Registry name, e.g. "13a", "zh", "ja-mecab".
+  virtual std::string name() const = 0;
+  virtual int version() const { return 1; }
+  // Versioned identity used by evalcli's own signatures: "13a-v1".
+  std::string id() const { return name() + "-v" + std::to_string(version()); }
+  // The value SacreBLEU prints as `tok:` for this tokenizer (e.g. "ja-mecab-0.996-IPA"),
+  // or empty when SacreBLEU has no such tokenizer.
+  virtual std::string sacrebleu_name() const { return {}; }
+  // Tokens of `line`, joined by single spaces, no leading/trailing space.
+  virtual std::u32string tokenize(std::u32string_view line) const = 0;
+};
+
+// Creates a tokenizer by registry name; throws a usage error naming the valid ones.
+std::unique_ptr<Tokenizer> make_tokenizer(std::string_view name);
+std::vector<std::string> tokenizer_names();
+
+// Finds the tokenizer whose `id()` ("13a-v1") or SacreBLEU name ("13a",
+// "ja-mecab-0.996-IPA") equals `signature_value`; throws a usage error if none does,
+// e.g. for a version this build cannot reproduce.
+std::unique_ptr<Tokenizer> tokenizer_from_signature(std::string_view signature_value);
+
+}  // namespace evalcli

@@ -1,0 +1,93 @@
+#include "evalcli/cli/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/core/version.hpp"
+
+namespace evalcli::cli {
+
+std::vector<std::string> expand_single_dash_aliases(const std::vector<std::string>& args) {
+  static const std::map<std::string, std::string> aliases = {
+      {"-tok", "--tokenize"},        {"-lc", "--lowercase"},        {"-sv", "--smooth-value"},
+      {"-nr", "--num-refs"},         {"-sl", "--sentence-level"},   {"-sh", "--short"},
+      {"-cc", "--chrf-char-order"},  {"-cw", "--chrf-word-order"},  {"-ci", "--confidence"},
+      {"-cin", "--confidence-n"},    {"-pbsn", "--paired-bs-n"},    {"-parn", "--paired-ar-n"},
+      {"-nc", "--no-color"},
+  };
+  std::vector<std::string> out;
+  out.reserve(args.size());
+  for (const auto& arg : args) {
+    auto it = aliases.find(arg);
+    out.push_back(it == aliases.end() ? arg : it->second);
+  }
+  return out;
+}
+
+namespace {
+
+void print_error(std::ostream& err, const std::string& message, const std::string& hint) {
+  err << "evalcli: error: " << message << '\n';
+  if (!hint.empty()) err << hint << '\n';
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& raw_args, Streams io) {
+  CLI::App app{"evalcli: reproducible text-generation metrics (BLEU, chrF, TER, ROUGE, METEOR, CIDEr, PPL)",
+               "evalcli"};
+  app.set_version_flag("-V,--version", std::string("evalcli ") + evalcli_version());
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  add_bleu_command(app, io);
+  add_chrf_command(app, io);
+  add_ter_command(app, io);
+  add_rouge_command(app, io);
+  add_meteor_command(app, io);
+  add_cider_command(app, io);
+  add_ppl_command(app, io);
+  add_tokenize_command(app, io);
+  add_sacrebleu_command(app, io);
+  add_merge_command(app, io);
+  add_check_command(app, io);
+
+  std::vector<std::string> args = expand_single_dash_aliases(raw_args);
+  std::reverse(args.begin(), args.end());  // CLI11 takes arguments in reverse order
+  try {
+    app.parse(args);
+    io.out.flush();
+    return 0;
+  } catch (const CLI::CallForHelp&) {
+    io.out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    io.out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    io.out << e.what() << '\n';
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    print_error(io.err, e.what(), "hint: run 'evalcli SUBCOMMAND --help' for usage");
+    return static_cast<int>(ExitCode::usage);
+  } catch (const RawExit& e) {
+    io.out.flush();
+    io.err << e.what();
+    return static_cast<int>(e.code());
+  } catch (const Error& e) {
+    io.out.flush();
+    print_error(io.err, e.what(), e.hint());
+    return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    print_error(io.err, "out of memory", "");
+    return static_cast<int>(ExitCode::internal);
+  } catch (const std::exception& e) {
+    print_error(io.err, fmt::format("internal error: {}", e.what()),
+                "hint: this is a bug in evalcli; please report it with the command line");
+    return static_cast<int>(ExitCode::internal);
+  }
+}
+
+}  // namespace evalcli::cli

@@ -1,0 +1,43 @@
+// `evalcli tokenize`: shows what a tokenizer (and normalizer chain) does,
+// one output line per input line, tokens joined by one space.
+#include "evalcli/cli/cli.hpp"
+#include "evalcli/io/line_reader.hpp"
+#include "evalcli/text/pipeline.hpp"
+#include "evalcli/text/utf8.hpp"
+
+namespace evalcli::cli {
+namespace {
+
+struct TokenizeOptions {
+  std::string tokenizer = "13a";
+  std::vector<std::string> normalizers;
+  bool lowercase = false;
+  std::string input = "-";
+};
+
+void run_tokenize(const TokenizeOptions& o, Streams& io) {
+  const TextPipeline pipeline(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer});
+  auto reader = o.input == "-" ? io::LineReader(io.in, "<stdin>", true) : io::LineReader(o.input);
+  std::u32string line;
+  std::string out;
+  while (reader.next(line)) {
+    out.clear();
+    for (char32_t c : pipeline.process(line)) utf8::append(out, c);
+    out.push_back('\n');
+    io.out << out;
+  }
+}
+
+}  // namespace
+
+void add_tokenize_command(CLI::App& app, Streams& io) {
+  auto options = std::make_shared<TokenizeOptions>();
+  auto* cmd = app.add_subcommand("tokenize", "print each line's tokens joined by one space");
+  cmd->add_option("--tokenize", options->tokenizer, "tokenizer (-tok)");
+  cmd->add_option("--normalize", options->normalizers, "normalizers applied first, in order");
+  cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
+  cmd->add_option("-i,--input", options->input, "input file (default stdin)");
+  cmd->callback([options, &io] { run_tokenize(*options, io); });
+}
+
+}  // namespace evalcli::cli

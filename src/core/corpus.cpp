@@ -1,0 +1,171 @@
+#include "evalcli/core/corpus.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "evalcli/text/unicode.hpp"
+
+namespace evalcli {
+namespace {
+
+std::vector<std::u32string> split_tabs(std::u32string_view line, std::size_t max_splits) {
+  std::vector<std::u32string> fields;
+  std::size_t start = 0;
+  while (fields.size() < max_splits) {
+    const std::size_t tab = line.find(U'\t', start);
+    if (tab == std::u32string_view::npos) break;
+    fields.emplace_back(line.substr(start, tab - start));
+    start = tab + 1;
+  }
+  fields.emplace_back(line.substr(start));
+  return fields;
+}
+
+}  // namespace
+
+ParallelReader::ParallelReader(const CorpusSpec& spec) : tab_refs_(spec.tab_separated_refs) {
+  if (spec.ref_paths.empty()) throw usage_error("no reference file given (use -r FILE)");
+  if (tab_refs_ > 1 && spec.ref_paths.size() > 1) {
+    throw usage_error("-nr/--num-refs needs exactly one reference file holding tab-separated references");
+  }
+  // Open everything first so that a missing file is reported before any work.
+  for (const auto& path : spec.ref_paths) io::check_readable_file(path);
+  for (const auto& path : spec.hyp_paths) io::check_readable_file(path);
+  for (const auto& path : spec.ref_paths) ref_readers_.emplace_back(path);
+  num_refs_ = tab_refs_ > 1 ? static_cast<std::size_t>(tab_refs_) : ref_readers_.size();
+
+  if (spec.hyp_paths.empty()) {
+    from_stdin_ = true;
+    std::istream& in = spec.stdin_stream ? *spec.stdin_stream : std::cin;
+    hyp_readers_.emplace_back(in, "<stdin>", true);
+    // The first line's tab-separated fields decide the number of systems.
+    std::u32string first;
+    if (hyp_readers_[0].next(first)) {
+      first_stdin_fields_ = split_tabs(first, std::u32string::npos);
+      first_line_pending_ = true;
+    } else {
+      first_stdin_fields_.assign(1, U"");
+    }
+    num_systems_ = first_stdin_fields_.size();
+    for (std::size_t i = 0; i < num_systems_; ++i) system_names_.push_back(fmt::format("System {}", i + 1));
+  } else {
+    for (const auto& path : spec.hyp_paths) {
+      hyp_readers_.emplace_back(path);
+      system_names_.push_back(path);
+    }
+    num_systems_ = hyp_readers_.size();
+  }
+}
+
+ParallelReader::~ParallelReader() = default;
+
+bool ParallelReader::read_hyps(std::vector<std::u32string>& hyps) {
+  hyps.resize(num_systems_);
+  if (from_stdin_) {
+    if (first_line_pending_) {
+      first_line_pending_ = false;
+      hyps = first_stdin_fields_;
+      return true;
+    }
+    std::u32string line;
+    if (!hyp_readers_[0].next(line)) return false;
+    auto fields = split_tabs(line, std::u32string::npos);
+    if (fields.size() != num_systems_) {
+      throw TabFieldMismatch(ExitCode::input_data,
+                             fmt::format("<stdin>:{}: {} tab-separated systems, but the first line has {}",
+                                         hyp_readers_[0].line_number(), fields.size(), num_systems_));
+    }
+    for (std::size_t s = 0; s < num_systems_; ++s) {
+      hyps[s].assign(text::rstrip(fields[s]));
+    }
+    return true;
+  }
+  std::size_t ended = 0;
+  for (std::size_t s = 0; s < num_systems_; ++s) {
+    if (!hyp_readers_[s].next(hyps[s])) ++ended;
+  }
+  if (ended == 0) return true;
+  if (ended == num_systems_) return false;
+  throw_length_mismatch(true);
+}
+
+bool ParallelReader::read_refs(std::vector<std::u32string>& refs) {
+  if (tab_refs_ > 1) {
+    std::u32string line;
+    if (!ref_readers_[0].next(line)) return false;
+    refs = split_tabs(line, static_cast<std::size_t>(tab_refs_ - 1));
+    if (refs.size() != static_cast<std::size_t>(tab_refs_)) {
+      throw TabFieldMismatch(ExitCode::input_data,
+                             fmt::format("{}:{}: expected {} tab-separated references, found {}",
+                                         ref_readers_[0].name(), ref_readers_[0].line_number(),
+                                         tab_refs_, refs.size()));
+    }
+    return true;
+  }
+  refs.resize(ref_readers_.size());
+  std::size_t ended = 0;
+  for (std::size_t r = 0; r < ref_readers_.size(); ++r) {
+    if (!ref_readers_[r].next(refs[r])) ++ended;
+  }
+  if (ended == 0) return true;
+  if (ended == ref_readers_.size()) return false;
+  throw_length_mismatch(false);
+}
+
+void ParallelReader::throw_length_mismatch(bool) {
+  // Count every stream to the end so the message can give all lengths.
+  std::vector<std::string> parts;
+  for (auto& reader : hyp_readers_) {
+    parts.push_back(fmt::format("{} has {} lines", reader.name(), reader.count_total_lines()));
+  }
+  for (auto& reader : ref_readers_) {
+    parts.push_back(fmt::format("{} has {} lines", reader.name(), reader.count_total_lines()));
+  }
+  throw LineCountMismatch(ExitCode::input_data,
+                          fmt::format("line counts differ: {}", fmt::join(parts, ", ")));
+}
+
+bool ParallelReader::next(std::vector<std::u32string>& hyps, std::vector<std::u32string>& refs) {
+  const bool have_hyps = read_hyps(hyps);
+  const bool have_refs = read_refs(refs);
+  if (have_hyps != have_refs) throw_length_mismatch(!have_hyps);
+  if (have_hyps) ++segments_;
+  return have_hyps;
+}
+
+std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<const Metric*>& metrics,
+                                                           const CorpusSpec& spec, bool keep_rows) {
+  ParallelReader reader(spec);
+  std::vector<std::vector<SystemStats>> results(metrics.size());
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    for (const auto& name : reader.system_names()) {
+      SystemStats stats;
+      stats.system = name;
+      stats.totals.assign(metrics[m]->num_stats(), 0.0);
+      results[m].push_back(std::move(stats));
+    }
+  }
+  std::vector<std::u32string> hyps;
+  std::vector<std::u32string> refs;
+  StatRow row;
+  while (reader.next(hyps, refs)) {
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      row.assign(metrics[m]->num_stats(), 0.0);
+      for (std::size_t s = 0; s < hyps.size(); ++s) {
+        metrics[m]->segment_stats(hyps[s], refs, row.data());
+        SystemStats& target = results[m][s];
+        add_stats(target.totals, row);
+        ++target.segments;
+        if (keep_rows) target.rows.push_back(row);
+      }
+    }
+  }
+  if (reader.segments_read() == 0) {
+    throw input_error(fmt::format("{}: empty input: no hypothesis lines",
+                                  spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));
+  }
+  return results;
+}
+
+}  // namespace evalcli

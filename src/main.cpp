@@ -1,0 +1,9 @@
+#include <iostream>
+
+#include "evalcli/cli/cli.hpp"
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return evalcli::cli::run(args, {std::cin, std::cout, std::cerr});
+}

@@ -1,0 +1,13 @@
+#include "evalcli/metrics/metric.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace evalcli {
+
+nlohmann::json Metric::details(std::span<const Stat>) const { return nlohmann::json::object(); }
+
+void add_stats(std::span<Stat> total, std::span<const Stat> row) {
+  for (std::size_t i = 0; i < total.size(); ++i) total[i] += row[i];
+}
+
+}  // namespace evalcli

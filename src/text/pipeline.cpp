@@ -1,0 +1,38 @@
+#include "evalcli/text/pipeline.hpp"
+
+#include "evalcli/text/unicode.hpp"
+
+namespace evalcli {
+
+TextPipeline::TextPipeline(const PipelineOptions& options)
+    : lowercase_(options.lowercase), tokenizer_(make_tokenizer(options.tokenizer)) {
+  for (const auto& name : options.normalizers) normalizers_.push_back(make_normalizer(name));
+}
+
+TextPipeline::TextPipeline(std::vector<std::unique_ptr<Normalizer>> normalizers, bool lowercase,
+                           std::unique_ptr<Tokenizer> tokenizer)
+    : normalizers_(std::move(normalizers)), lowercase_(lowercase), tokenizer_(std::move(tokenizer)) {}
+
+std::u32string TextPipeline::normalize(std::u32string_view line) const {
+  std::u32string text(line);
+  for (const auto& normalizer : normalizers_) text = normalizer->apply(text);
+  if (lowercase_) text = text::lower(text);
+  return text;
+}
+
+std::u32string TextPipeline::process(std::u32string_view line) const {
+  if (normalizers_.empty() && !lowercase_) return tokenizer_->tokenize(line);
+  return tokenizer_->tokenize(normalize(line));
+}
+
+std::string TextPipeline::normalizer_chain_id() const {
+  if (normalizers_.empty()) return "none";
+  std::string chain;
+  for (const auto& normalizer : normalizers_) {
+    if (!chain.empty()) chain += '+';
+    chain += normalizer->id();
+  }
+  return chain;
+}
+
+}  // namespace evalcli

@@ -1,0 +1,62 @@
+// SacreBLEU's `ja-mecab`: MeCab 0.996 word segmentation (-Owakati) with the
+// IPA dictionary from Debian's mecab-ipadic-utf8. Debian's dictionary adds
+// one entry (令和) to the 392126 of the PyPI `ipadic` package SacreBLEU pins;
+// only text containing that word can segment differently (docs/tokenizers.md).
+#include <mecab.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/text/unicode.hpp"
+#include "evalcli/text/utf8.hpp"
+#include "evalcli/tokenize/builtin_tokenizers.hpp"
+
+namespace evalcli::tokenizers {
+namespace {
+
+constexpr const char* kDictionaryDir = "/var/lib/mecab/dic/ipadic-utf8";
+
+class TokenizerJaMecab : public Tokenizer {
+ public:
+  TokenizerJaMecab() {
+    if (!std::filesystem::exists(std::string(kDictionaryDir) + "/sys.dic")) {
+      throw Error(ExitCode::missing_resource,
+                  std::string("ja-mecab: MeCab IPA dictionary not found in ") + kDictionaryDir,
+                  "hint: install the Debian packages libmecab2 and mecab-ipadic-utf8");
+    }
+    // An empty rc file keeps the user's ~/.mecabrc from changing the output.
+    const std::string args = std::string("-r /dev/null -d ") + kDictionaryDir + " -Owakati";
+    tagger_.reset(MeCab::createTagger(args.c_str()));
+    if (!tagger_) {
+      throw Error(ExitCode::missing_resource,
+                  std::string("ja-mecab: cannot start MeCab: ") + MeCab::getTaggerError());
+    }
+  }
+
+  std::string name() const override { return "ja-mecab"; }
+  std::string sacrebleu_name() const override { return "ja-mecab-0.996-IPA"; }
+
+  std::u32string tokenize(std::u32string_view line) const override {
+    const std::string input = utf8::encode(text::strip(line));
+    std::string output;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);  // a MeCab tagger is not thread-safe
+      const char* result = tagger_->parse(input.c_str(), input.size());
+      if (result != nullptr) output = result;
+    }
+    std::u32string decoded;
+    utf8::decode(output, decoded);
+    return text::squeeze_spaces(decoded);
+  }
+
+ private:
+  std::unique_ptr<MeCab::Tagger> tagger_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> make_ja_mecab() { return std::make_unique<TokenizerJaMecab>(); }
+
+}  // namespace evalcli::tokenizers
