@@ -15,6 +15,13 @@ namespace evalcli {
 using Stat = double;
 using StatRow = std::vector<Stat>;
 
+// One field of a SacreBLEU 2.x signature: long key ("case"), short key ("c"), value.
+struct SacrebleuField {
+  std::string key;
+  std::string short_key;
+  std::string value;
+};
+
 class Metric {
  public:
   virtual ~Metric() = default;
@@ -39,6 +46,10 @@ class Metric {
   // front end adds `nrefs:`, resampling fields and `version:` around them
   // (see full_signature in evalcli/core/signature.hpp).
   virtual std::string signature() const = 0;
+
+  // For metrics SacreBLEU also computes (BLEU, chrF, TER): the metric's own
+  // signature fields exactly as SacreBLEU prints them, used by `evalcli sacrebleu`.
+  virtual std::vector<SacrebleuField> sacrebleu_fields() const { return {}; }
 
   // Extra numbers derived from summed statistics for reports (precisions, BP, ...).
   virtual nlohmann::json details(std::span<const Stat> stats) const;
