@@ -1,13 +1,221 @@
-// `evalcli sacrebleu`: drop-in replacement for the sacrebleu command (in progress).
+// `evalcli sacrebleu`: a drop-in replacement for the `sacrebleu` command
+// (SacreBLEU 2.x): same options, byte-identical stdout and exit codes, except
+// that signatures name evalcli's version. Messages for SacreBLEU's own errors
+// are reproduced; where SacreBLEU crashes with a traceback (invalid UTF-8,
+// missing file) evalcli prints one clear line and exits 1 like SacreBLEU.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <map>
+#include <ostream>
+
 #include "evalcli/cli/cli.hpp"
+#include "evalcli/cli/sacrebleu.hpp"
+#include "evalcli/cli/sacrebleu_output.hpp"
+#include "evalcli/core/corpus.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/format.hpp"
+#include "evalcli/core/version.hpp"
+#include "evalcli/metrics/bleu.hpp"
 
 namespace evalcli::cli {
 
-void add_sacrebleu_command(CLI::App& app, Streams&) {
-  auto* cmd = app.add_subcommand("sacrebleu", "SacreBLEU-compatible command line");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error(ExitCode::usage, "'evalcli sacrebleu' is not implemented yet"); });
+std::unique_ptr<Metric> make_sacrebleu_metric(const std::string& name, const SacrebleuArgs& args) {
+  if (name == "bleu") {
+    BleuOptions bleu;
+    std::string tokenizer = "13a";
+    if (args.tokenize) {
+      tokenizer = *args.tokenize;
+    } else if (args.langpair) {
+      // SacreBLEU picks the tokenizer from the target language.
+      const std::string target = args.langpair->substr(args.langpair->find('-') + 1);
+      if (target == "zh") tokenizer = "zh";
+      if (target == "ja") tokenizer = "ja-mecab";
+      if (target == "ko") tokenizer = "ko-mecab";
+    }
+    bleu.text.tokenizer = tokenizer;
+    bleu.text.lowercase = args.lowercase;
+    bleu.smoothing = parse_bleu_smoothing(args.smooth_method);
+    bleu.smooth_value = args.smooth_value;
+    bleu.effective_order = args.sentence_level;
+    return std::make_unique<Bleu>(bleu);
+  }
+  throw RawExit(1, fmt::format("sacreBLEU: metric '{}' is not available in this evalcli yet\n", name));
+}
+
+namespace {
+
+// SacreBLEU prints metrics in this order whatever the order given to -m.
+std::vector<std::string> sorted_metric_names(const std::vector<std::string>& requested) {
+  std::vector<std::string> names;
+  for (const char* name : {"bleu", "chrf", "ter"}) {
+    for (const auto& r : requested) {
+      if (r == name) {
+        names.push_back(name);
+        break;
+      }
+    }
+  }
+  return names;
+}
+
+void check_arguments(const SacrebleuArgs& args, std::size_t num_systems) {
+  if (args.num_refs != 1 && args.refs.size() > 1) {
+    throw RawExit(1, "sacreBLEU: The --num-refs argument allows you to provide any number of tab-delimited "
+                     "references in a single file.\nsacreBLEU: You can only use it with externally provided "
+                     "references, however (i.e., not with `-t`), and you cannot then provide multiple "
+                     "reference files.\n");
+  }
+  const bool paired = args.paired_bs || args.paired_ar;
+  if (args.sentence_level) {
+    if (num_systems > 1) throw RawExit(1, "sacreBLEU: Only one system can be evaluated in sentence-level mode.\n");
+    if (args.confidence || paired) {
+      throw RawExit(1, "sacreBLEU: Statistical tests are unavailable in sentence-level mode.\n");
+    }
+  }
+  if (paired && num_systems == 1) {
+    throw RawExit(1, "sacreBLEU: Paired tests require multiple input systems given to --input (-i).\n");
+  }
+  if (num_systems > 1 && args.confidence) {
+    throw RawExit(1, "sacreBLEU: Use paired tests (--paired) for multiple systems.\n");
+  }
+}
+
+void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
+  if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
+    std::string value = env;
+    for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (value == "json" || value == "text" || value == "latex") args.format = value;
+  }
+  if (args.encoding != "utf-8" && args.encoding != "utf8" && args.encoding != "UTF-8") {
+    throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 only (got -e {})\n", args.encoding));
+  }
+  if (args.refs.empty()) {
+    throw RawExit(1, "sacreBLEU: I need either a predefined test set (-t) or a list of references\n");
+  }
+  if (args.paired_bs && args.paired_ar) {
+    throw RawExit(2, "sacrebleu: error: argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs\n");
+  }
+
+  std::vector<std::unique_ptr<Metric>> metrics;
+  std::vector<const Metric*> metric_ptrs;
+  for (const auto& name : sorted_metric_names(args.metrics)) {
+    metrics.push_back(make_sacrebleu_metric(name, args));
+    metric_ptrs.push_back(metrics.back().get());
+  }
+
+  CorpusSpec spec;
+  spec.ref_paths = args.refs;
+  spec.tab_separated_refs = args.num_refs > 1 ? args.num_refs : 0;
+  if (args.inputs) spec.hyp_paths = *args.inputs;
+  spec.stdin_stream = &io.in;
+
+  // Repeated system names: an error, except a repeat of the baseline in paired mode.
+  const bool paired = args.paired_bs || args.paired_ar;
+  if (args.inputs) {
+    std::vector<std::string> unique;
+    for (const auto& path : *args.inputs) {
+      if (std::find(unique.begin(), unique.end(), path) != unique.end()) {
+        if (paired && path == unique.front()) continue;
+        throw RawExit(1, fmt::format("sacreBLEU: '{}' already used to name a system.\nsacreBLEU: Make sure to "
+                                     "have a different basename for each system.\n", path));
+      }
+      unique.push_back(path);
+    }
+    spec.hyp_paths = unique;
+  }
+
+  const bool need_rows = args.sentence_level || args.confidence || paired;
+  std::vector<std::vector<SystemStats>> results;
+  try {
+    results = compute_corpus_stats(metric_ptrs, spec, need_rows);
+  } catch (const LineCountMismatch&) {
+    throw RawExit(1, "sacreBLEU: System and reference streams have different lengths.\n");
+  } catch (const TabFieldMismatch& e) {
+    if (spec.hyp_paths.empty() && std::string(e.what()).rfind("<stdin>", 0) == 0) {
+      throw RawExit(17, "sacreBLEU: FATAL: the number of tab-delimited fields in the input stream differ across lines.\n");
+    }
+    throw RawExit(17, fmt::format("sacreBLEU: FATAL: {}\n", e.what()));
+  } catch (const RawExit&) {
+    throw;
+  } catch (const Error& e) {
+    // SacreBLEU dies with a Python traceback here; give one clear line instead.
+    throw RawExit(1, fmt::format("sacreBLEU: error: {}\n", e.what()));
+  }
+  const std::size_t num_systems = results.empty() ? 0 : results[0].size();
+  check_arguments(args, num_systems);
+  const std::size_t nrefs = spec.tab_separated_refs > 1 ? static_cast<std::size_t>(spec.tab_separated_refs)
+                                                        : spec.ref_paths.size();
+  const SacrebleuRun run{args, metric_ptrs, results, nrefs};
+
+  if (args.sentence_level) {
+    io.out << render_sentence_level(run);
+  } else if (num_systems == 1) {
+    io.out << render_single_system(run);
+  } else {
+    if (!args.quiet) io.err << fmt::format("sacreBLEU: Found {} systems.\n", num_systems);
+    io.out << render_multi_system(run, io);
+  }
+}
+
+}  // namespace
+
+std::string sacrebleu_signature(const Metric& metric, std::size_t nrefs, bool short_form,
+                                const std::vector<SacrebleuField>& extra) {
+  std::vector<SacrebleuField> fields = {{"nrefs", "#", std::to_string(nrefs)}};
+  fields.insert(fields.end(), extra.begin(), extra.end());
+  for (auto& field : metric.sacrebleu_fields()) fields.push_back(field);
+  fields.push_back({"version", "v", evalcli_version_tag()});
+  std::string out;
+  for (const auto& field : fields) {
+    if (!out.empty()) out += '|';
+    out += (short_form ? field.short_key : field.key) + ":" + field.value;
+  }
+  return out;
+}
+
+void add_sacrebleu_command(CLI::App& app, Streams& io) {
+  auto a = std::make_shared<SacrebleuArgs>();
+  auto* cmd = app.add_subcommand("sacrebleu", "SacreBLEU 2.x command line, byte-identical output");
+  cmd->add_option("refs", a->refs, "reference files");
+  cmd->add_option("-i,--input", a->inputs, "system output files")->expected(0, -1);
+  cmd->add_option("-m,--metrics", a->metrics, "bleu chrf ter")->expected(1, -1)
+      ->check(CLI::IsMember({"bleu", "chrf", "ter"}));
+  cmd->add_option("-f,--format", a->format)->check(CLI::IsMember({"json", "text", "latex"}));
+  cmd->add_option("-w,--width", a->width);
+  cmd->add_flag("-b,--score-only", a->score_only);
+  cmd->add_flag("--short", a->short_signature);
+  cmd->add_flag("--sentence-level", a->sentence_level);
+  cmd->add_option("--num-refs", a->num_refs);
+  cmd->add_option("-e,--encoding", a->encoding);
+  cmd->add_flag("-q,--quiet", a->quiet);
+  cmd->add_flag("--no-color");
+  cmd->add_option("-l,--language-pair", a->langpair);
+  cmd->add_option("--tokenize", a->tokenize)
+      ->check(CLI::IsMember({"none", "zh", "13a", "char", "intl", "ja-mecab", "ko-mecab", "spm", "flores101",
+                             "flores200", "spBLEU-1K"}));
+  cmd->add_flag("--lowercase", a->lowercase);
+  cmd->add_option("-s,--smooth-method", a->smooth_method)->check(CLI::IsMember({"exp", "floor", "add-k", "none"}));
+  cmd->add_option("--smooth-value", a->smooth_value);
+  cmd->add_flag("--force", a->force);
+  cmd->add_option("--chrf-char-order", a->chrf_char_order);
+  cmd->add_option("--chrf-word-order", a->chrf_word_order);
+  cmd->add_option("--chrf-beta", a->chrf_beta);
+  cmd->add_flag("--chrf-lowercase", a->chrf_lowercase);
+  cmd->add_flag("--chrf-whitespace", a->chrf_whitespace);
+  cmd->add_flag("--chrf-eps-smoothing", a->chrf_eps_smoothing);
+  cmd->add_flag("--ter-case-sensitive", a->ter_case_sensitive);
+  cmd->add_flag("--ter-normalized", a->ter_normalized);
+  cmd->add_flag("--ter-no-punct", a->ter_no_punct);
+  cmd->add_flag("--ter-asian-support", a->ter_asian_support);
+  cmd->add_flag("--confidence", a->confidence);
+  cmd->add_option("--confidence-n", a->confidence_n);
+  cmd->add_flag("--paired-bs", a->paired_bs);
+  cmd->add_option("--paired-bs-n", a->paired_bs_n);
+  cmd->add_flag("--paired-ar", a->paired_ar);
+  cmd->add_option("--paired-ar-n", a->paired_ar_n);
+  cmd->add_option("-j,--paired-jobs", a->paired_jobs);
+  cmd->callback([a, &io] { run_sacrebleu(*a, io); });
 }
 
 }  // namespace evalcli::cli

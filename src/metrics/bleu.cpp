@@ -202,6 +202,19 @@ std::string Bleu::signature() const {
   return sig;
 }
 
+std::vector<SacrebleuField> Bleu::sacrebleu_fields() const {
+  const auto& tok = pipeline_->tokenizer();
+  std::string smooth = bleu_smoothing_name(options_.smoothing);
+  if (options_.smoothing == BleuSmoothing::floor || options_.smoothing == BleuSmoothing::add_k) {
+    smooth += fmt::format("[{:.2f}]", smooth_value());
+  }
+  const std::string tok_name = tok.sacrebleu_name().empty() ? tok.id() : tok.sacrebleu_name();
+  return {{"case", "c", options_.text.lowercase ? "lc" : "mixed"},
+          {"eff", "e", options_.effective_order ? "yes" : "no"},
+          {"tok", "tok", tok_name},
+          {"smooth", "s", smooth}};
+}
+
 nlohmann::json Bleu::details(std::span<const Stat> stats) const {
   const BleuScore s = compute(stats);
   return {{"counts", s.counts}, {"totals", s.totals}, {"precisions", s.precisions},

@@ -43,6 +43,7 @@ class Bleu : public Metric {
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override { return compute(stats).score; }
   std::string signature() const override;
+  std::vector<SacrebleuField> sacrebleu_fields() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;
 
   BleuScore compute(std::span<const Stat> stats) const;
