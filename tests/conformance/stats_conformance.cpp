@@ -52,3 +52,77 @@ TEST_CASE("numpy default_rng streams match golden rng_numpy_default_rng", "[stat
 }
 
 }  // namespace evalcli::test
+
+// ---- bootstrap confidence intervals and paired tests (BLEU part of the goldens) ----
+#include "evalcli/core/corpus.hpp"
+#include "evalcli/metrics/bleu.hpp"
+#include "evalcli/stats/resampling.hpp"
+
+namespace evalcli::test {
+namespace {
+
+std::vector<stats::StatMatrix> system_stats(const Metric& metric, const std::filesystem::path& parent,
+                                            const nlohmann::json& inputs) {
+  CorpusSpec spec;
+  for (const auto& ref : inputs["refs"]) spec.ref_paths.push_back((parent / ref.get<std::string>()).string());
+  const auto& hyp = inputs["hyp"];
+  if (hyp.is_array()) {
+    for (const auto& h : hyp) spec.hyp_paths.push_back((parent / h.get<std::string>()).string());
+  } else {
+    spec.hyp_paths.push_back((parent / hyp.get<std::string>()).string());
+  }
+  auto results = compute_corpus_stats({&metric}, spec, true);
+  std::vector<stats::StatMatrix> matrices;
+  for (const auto& system : results[0]) matrices.emplace_back(system.rows, metric.num_stats());
+  return matrices;
+}
+
+}  // namespace
+
+TEST_CASE("BLEU bootstrap confidence matches golden confidence_en-de_OnlineB_refA", "[stats][conformance]") {
+  const auto parent = shared_parent();
+  if (!parent) return;
+  for (const char* name : {"confidence_en-de_OnlineB_refA_text.json", "confidence_en-de_OnlineB_refA_json.json"}) {
+    const auto golden = read_json(*parent / "shared/golden/cli" / name);
+    const auto& api = golden["expected"]["api"][0];
+    REQUIRE(api["api_call"].get<std::string>().find("BLEU()") != std::string::npos);
+    Bleu bleu(BleuOptions{});
+    const auto matrices = system_stats(bleu, *parent, golden["inputs"]);
+    const auto interval = stats::bootstrap_confidence(bleu, matrices[0], 1000, stats::parse_seed(api["seed"]));
+    CHECK(bleu.score(matrices[0].totals()) == api["score"].get<double>());
+    CHECK(interval.mean == api["bootstrap_mean"].get<double>());
+    CHECK(interval.half_width == api["bootstrap_ci_halfwidth"].get<double>());
+  }
+}
+
+TEST_CASE("BLEU paired tests match goldens paired_bs/paired_ar JSON", "[stats][conformance]") {
+  const auto parent = shared_parent();
+  if (!parent) return;
+  for (const auto kind : {stats::PairedTestKind::bootstrap, stats::PairedTestKind::randomization}) {
+    const bool bs = kind == stats::PairedTestKind::bootstrap;
+    const auto golden = read_json(*parent / "shared/golden/cli" /
+                                  (bs ? "paired_bs_en-de_refA_json.json" : "paired_ar_en-de_refA_json.json"));
+    const auto expected = nlohmann::json::parse(golden["expected"]["stdout"].get<std::string>());
+    Bleu bleu(BleuOptions{});
+    const auto matrices = system_stats(bleu, *parent, golden["inputs"]);
+    stats::PairedTestOptions options;
+    options.kind = kind;
+    options.seed = stats::parse_seed("12345");
+    options.jobs = 2;
+    const auto results = stats::run_paired_tests({&bleu}, {matrices}, options);
+    REQUIRE(results[0].size() == expected.size());
+    for (std::size_t s = 0; s < expected.size(); ++s) {
+      INFO((bs ? "bs" : "ar") << " system " << s);
+      const auto& cell = expected[s]["BLEU"];
+      const auto& got = results[0][s];
+      CHECK(got.score == cell["score"].get<double>());
+      CHECK(got.p_value.has_value() == !cell["p_value"].is_null());
+      if (got.p_value && !cell["p_value"].is_null()) CHECK(*got.p_value == cell["p_value"].get<double>());
+      CHECK(got.mean.has_value() == !cell["mean"].is_null());
+      if (got.mean && !cell["mean"].is_null()) CHECK(*got.mean == cell["mean"].get<double>());
+      if (got.ci && !cell["ci"].is_null()) CHECK(*got.ci == cell["ci"].get<double>());
+    }
+  }
+}
+
+}  // namespace evalcli::test

@@ -41,6 +41,13 @@ class Metric {
   // Score from statistics summed over any set of segments (corpus, shard, resample).
   virtual double score(std::span<const Stat> stats) const = 0;
 
+  // Score from statistics that SacreBLEU's bootstrap summed as a numpy float32
+  // vector (significance.py). Same formula as score(), except where SacreBLEU
+  // divides two float32 values and so rounds the quotient to float (chrF
+  // precision/recall, TER edits/length): such metrics override this.
+  // Default: widen to double and call score() (exact for BLEU).
+  virtual double score_float32(std::span<const float> stats) const;
+
   // The metric's own signature fields ("case:mixed|eff:no|tok:13a-v1|smooth:exp"):
   // every option that can change the number, with component versions. The
   // front end adds `nrefs:`, resampling fields and `version:` around them
