@@ -149,9 +149,11 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   std::vector<std::u32string> hyps;
   std::vector<std::u32string> refs;
   StatRow row;
+  std::vector<std::size_t> stat_counts;
+  for (const Metric* metric : metrics) stat_counts.push_back(metric->num_stats());
   while (reader.next(hyps, refs)) {
     for (std::size_t m = 0; m < metrics.size(); ++m) {
-      row.assign(metrics[m]->num_stats(), 0.0);
+      row.assign(stat_counts[m], 0.0);
       for (std::size_t s = 0; s < hyps.size(); ++s) {
         metrics[m]->segment_stats(hyps[s], refs, row.data());
         SystemStats& target = results[m][s];

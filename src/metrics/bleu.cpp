@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -62,51 +61,159 @@ std::vector<std::string> Bleu::stat_names() const {
 
 namespace {
 
-// Tokens are the space-separated pieces of the tokenizer output, so an n-gram
-// is the substring spanning n consecutive tokens: an exact, allocation-free key.
+// A tokenized line: the tokenizer output (tokens joined by one space) with
+// each token's position and hash, so n-grams can be hashed and compared
+// without building strings.
 struct TokenizedLine {
   std::u32string text;
-  std::vector<std::uint32_t> starts;  // start offset of each token
-  std::vector<std::uint32_t> ends;
+  std::vector<std::uint32_t> starts, lengths;
+  std::vector<std::uint64_t> hashes;
 
-  explicit TokenizedLine(std::u32string tokenized) : text(std::move(tokenized)) {
+  void assign(std::u32string tokenized) {
+    text = std::move(tokenized);
+    starts.clear();
+    lengths.clear();
+    hashes.clear();
     std::size_t i = 0;
     while (i < text.size()) {
-      starts.push_back(static_cast<std::uint32_t>(i));
-      while (i < text.size() && text[i] != U' ') ++i;
-      ends.push_back(static_cast<std::uint32_t>(i));
+      const std::size_t start = i;
+      std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a over code points
+      while (i < text.size() && text[i] != U' ') {
+        hash = (hash ^ text[i]) * 0x100000001b3ULL;
+        ++i;
+      }
+      starts.push_back(static_cast<std::uint32_t>(start));
+      lengths.push_back(static_cast<std::uint32_t>(i - start));
+      hashes.push_back(hash);
       ++i;
     }
   }
   std::size_t size() const { return starts.size(); }
-  std::u32string_view ngram(std::size_t first, std::size_t n) const {
-    return std::u32string_view(text).substr(starts[first], ends[first + n - 1] - starts[first]);
+  bool same_token(std::size_t i, const TokenizedLine& other, std::size_t j) const {
+    return hashes[i] == other.hashes[j] && lengths[i] == other.lengths[j] &&
+           std::char_traits<char32_t>::compare(text.data() + starts[i], other.text.data() + other.starts[j],
+                                               lengths[i]) == 0;
+  }
+  std::uint64_t ngram_hash(std::size_t first, std::size_t n) const {
+    std::uint64_t hash = n;
+    for (std::size_t k = 0; k < n; ++k) hash = (hash ^ hashes[first + k]) * 0x9E3779B97F4A7C15ULL + (hash >> 29);
+    return hash;
   }
 };
 
-using NgramCounts = std::unordered_map<std::u32string_view, int>;
+// Open-addressing table of the hypothesis n-grams of one order, with the
+// clipped reference counts gathered reference by reference. Reused across
+// segments (no allocation in the steady state).
+class NgramMatcher {
+ public:
+  void reset(const TokenizedLine& hyp, std::size_t n) {
+    hyp_ = &hyp;
+    n_ = n;
+    const std::size_t count = hyp.size() >= n ? hyp.size() - n + 1 : 0;
+    std::size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    if (slots_.size() < capacity) slots_.resize(capacity);
+    mask_ = capacity - 1;
+    ++generation_;
+    used_.clear();
+    for (std::size_t i = 0; i < count; ++i) {
+      Slot& slot = find_or_insert(hyp, i);
+      ++slot.hyp_count;
+    }
+    reference_ = 0;
+  }
 
-void count_ngrams(const TokenizedLine& line, std::size_t n, NgramCounts& counts) {
-  counts.clear();
-  if (line.size() < n) return;
-  for (std::size_t i = 0; i + n <= line.size(); ++i) ++counts[line.ngram(i, n)];
-}
+  // Counts one reference's n-grams against the hypothesis n-grams.
+  void add_reference(const TokenizedLine& ref) {
+    ++reference_;
+    if (ref.size() < n_) return;
+    for (std::size_t i = 0; i + n_ <= ref.size(); ++i) {
+      Slot* slot = find(ref, i);
+      if (slot == nullptr) continue;
+      if (slot->reference != reference_) {
+        slot->reference = reference_;
+        slot->current = 0;
+      }
+      if (++slot->current > slot->max_ref) slot->max_ref = slot->current;
+    }
+  }
+
+  // Sum over distinct hypothesis n-grams of min(hyp count, max ref count).
+  long long clipped_matches() const {
+    long long total = 0;
+    for (const std::size_t index : used_) total += std::min(slots_[index].hyp_count, slots_[index].max_ref);
+    return total;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t generation = 0;
+    std::uint64_t hash = 0;
+    std::uint32_t first = 0;  // first token of the n-gram in the hypothesis
+    int hyp_count = 0, max_ref = 0, current = 0;
+    std::uint32_t reference = 0;
+  };
+
+  bool matches(const Slot& slot, const TokenizedLine& line, std::size_t first) const {
+    for (std::size_t k = 0; k < n_; ++k) {
+      if (!hyp_->same_token(slot.first + k, line, first + k)) return false;
+    }
+    return true;
+  }
+
+  Slot& find_or_insert(const TokenizedLine& line, std::size_t first) {
+    const std::uint64_t hash = line.ngram_hash(first, n_);
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.generation != generation_) {
+        slot = Slot{generation_, hash, static_cast<std::uint32_t>(first), 0, 0, 0, 0};
+        used_.push_back(i);
+        return slot;
+      }
+      if (slot.hash == hash && matches(slot, line, first)) return slot;
+    }
+  }
+
+  Slot* find(const TokenizedLine& line, std::size_t first) {
+    const std::uint64_t hash = line.ngram_hash(first, n_);
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.generation != generation_) return nullptr;
+      if (slot.hash == hash && matches(slot, line, first)) return &slot;
+    }
+  }
+
+  const TokenizedLine* hyp_ = nullptr;
+  std::size_t n_ = 1;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::uint64_t generation_ = 0;
+  std::vector<std::size_t> used_;
+  std::uint32_t reference_ = 0;
+};
+
+// Per-thread scratch space, so segment_stats stays const and thread-safe.
+struct BleuScratch {
+  TokenizedLine hyp;
+  std::vector<TokenizedLine> refs;
+  NgramMatcher matcher;
+};
 
 }  // namespace
 
 void Bleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                          Stat* out) const {
+  thread_local BleuScratch scratch;
   const auto max_order = static_cast<std::size_t>(options_.max_ngram_order);
-  const TokenizedLine hyp_tokens(pipeline_->process(text::rstrip(hyp)));
-  std::vector<TokenizedLine> ref_tokens;
-  ref_tokens.reserve(refs.size());
-  for (const auto& ref : refs) ref_tokens.emplace_back(pipeline_->process(text::rstrip(ref)));
+  scratch.hyp.assign(pipeline_->process(text::rstrip(hyp)));
+  if (scratch.refs.size() < refs.size()) scratch.refs.resize(refs.size());
+  for (std::size_t r = 0; r < refs.size(); ++r) scratch.refs[r].assign(pipeline_->process(text::rstrip(refs[r])));
 
   // Closest reference length; ties go to the shorter reference.
-  const auto hyp_len = static_cast<long long>(hyp_tokens.size());
+  const auto hyp_len = static_cast<long long>(scratch.hyp.size());
   long long closest_diff = -1, closest_len = -1;
-  for (const auto& ref : ref_tokens) {
-    const auto len = static_cast<long long>(ref.size());
+  for (std::size_t r = 0; r < refs.size(); ++r) {
+    const auto len = static_cast<long long>(scratch.refs[r].size());
     const long long diff = std::llabs(hyp_len - len);
     if (closest_diff == -1 || diff < closest_diff) {
       closest_diff = diff;
@@ -118,25 +225,13 @@ void Bleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   out[0] = static_cast<Stat>(hyp_len);
   out[1] = static_cast<Stat>(closest_len < 0 ? 0 : closest_len);
 
-  NgramCounts hyp_counts, max_ref_counts, ref_counts;
   for (std::size_t n = 1; n <= max_order; ++n) {
-    count_ngrams(hyp_tokens, n, hyp_counts);
-    // Reference counts merged across references by maximum.
-    max_ref_counts.clear();
-    for (const auto& ref : ref_tokens) {
-      count_ngrams(ref, n, ref_counts);
-      for (const auto& [gram, count] : ref_counts) {
-        int& best = max_ref_counts[gram];
-        if (count > best) best = count;
-      }
-    }
-    long long correct = 0;
-    for (const auto& [gram, count] : hyp_counts) {
-      auto it = max_ref_counts.find(gram);
-      if (it != max_ref_counts.end()) correct += std::min(count, it->second);
-    }
-    out[1 + n] = static_cast<Stat>(correct);
-    out[1 + max_order + n] = static_cast<Stat>(hyp_len >= static_cast<long long>(n) ? hyp_len - n + 1 : 0);
+    // Reference counts are merged across references by maximum, then clipped.
+    scratch.matcher.reset(scratch.hyp, n);
+    for (std::size_t r = 0; r < refs.size(); ++r) scratch.matcher.add_reference(scratch.refs[r]);
+    out[1 + n] = static_cast<Stat>(scratch.matcher.clipped_matches());
+    out[1 + max_order + n] =
+        static_cast<Stat>(hyp_len >= static_cast<long long>(n) ? hyp_len - static_cast<long long>(n) + 1 : 0);
   }
 }
 

@@ -35,17 +35,19 @@ std::vector<std::u32string_view> split(std::u32string_view s) {
 }
 
 std::u32string squeeze_spaces(std::u32string_view s) {
-  std::u32string out;
-  out.reserve(s.size());
+  std::u32string result(s.size(), U' ');
+  char32_t* out = result.data();
+  const char32_t* const begin = out;
   std::size_t i = 0;
   const std::size_t n = s.size();
   while (i < n) {
     while (i < n && is_space(s[i])) ++i;
     if (i == n) break;
-    if (!out.empty()) out.push_back(U' ');
-    while (i < n && !is_space(s[i])) out.push_back(s[i++]);
+    if (out != begin) *out++ = U' ';
+    while (i < n && !is_space(s[i])) *out++ = s[i++];
   }
-  return out;
+  result.resize(static_cast<std::size_t>(out - begin));
+  return result;
 }
 
 namespace {

@@ -12,12 +12,18 @@ std::size_t decode(std::string_view bytes, std::u32string& out) {
   out.reserve(out.size() + n);
   std::size_t i = 0;
   while (i < n) {
-    const unsigned char c = s[i];
-    if (c < 0x80) {
-      out.push_back(c);
-      ++i;
-      continue;
+    // ASCII runs are the common case: copy them without per-character checks.
+    std::size_t run = i;
+    while (run < n && s[run] < 0x80) ++run;
+    if (run > i) {
+      const std::size_t old_size = out.size();
+      out.resize(old_size + (run - i));
+      char32_t* dst = out.data() + old_size;
+      for (std::size_t k = i; k < run; ++k) *dst++ = s[k];
+      i = run;
+      if (i == n) break;
     }
+    const unsigned char c = s[i];
     std::size_t length;
     char32_t cp;
     char32_t minimum;

@@ -23,7 +23,7 @@ class Tokenizer13a : public Tokenizer {
     s.push_back(U' ');
     s.append(line);
     s.push_back(U' ');
-    if (s.find(U'<') != std::u32string::npos) replace_all(s, U"<skipped>", U"");
+    if (s.find(U"<skipped>") != std::u32string::npos) replace_all(s, U"<skipped>", U"");
     if (s.find(U'\n') != std::u32string::npos) {
       replace_all(s, U"-\n", U"");
       replace_all(s, U"\n", U" ");
