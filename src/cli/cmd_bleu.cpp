@@ -22,6 +22,7 @@ struct BleuCommandOptions {
   bool effective_order = false;
   bool force = false;
   std::string signature;
+  TokenizerOptions tokenizer_options;
 };
 
 // Reads "floor[0.10]" / "add-k[1.00]" / "exp" into method and value.
@@ -35,10 +36,14 @@ void apply_smooth_field(const std::string& value, BleuOptions& bleu) {
 }
 
 // Configures BLEU from a SacreBLEU 1.x/2.x or evalcli signature.
-std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::size_t given_refs) {
+// `tokenizer_options` supplies what a signature cannot carry (a --jieba-dict path);
+// the tokenizer's own fields (dict:, icu:) must then match the signature's.
+std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::size_t given_refs,
+                                          const TokenizerOptions& tokenizer_options, bool sentence_level) {
   BleuOptions bleu;
   std::unique_ptr<Tokenizer> tokenizer = make_tokenizer("13a");
   std::vector<std::unique_ptr<Normalizer>> normalizers;
+  std::vector<std::pair<std::string, std::string>> tokenizer_fields;
   for (const auto& field : parse_signature(text)) {
     const auto& [key, value] = field;
     if (key == "metric") {
@@ -54,7 +59,7 @@ std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::size_t g
       if (value != "yes" && value != "no") throw usage_error(fmt::format("signature: unknown eff '{}'", value));
       bleu.effective_order = value == "yes";
     } else if (key == "tok") {
-      tokenizer = tokenizer_from_signature(value);
+      tokenizer = tokenizer_from_signature(value, tokenizer_options);
     } else if (key == "smooth" || key == "s") {
       apply_smooth_field(value, bleu);
     } else if (key == "order") {
@@ -69,6 +74,8 @@ std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::size_t g
           start = plus + 1;
         }
       }
+    } else if (is_tokenizer_field(key)) {
+      tokenizer_fields.emplace_back(key, value);
     } else if (key == "version" || key == "v" || key == "test" || key == "t" || key == "lang" ||
                key == "l" || key == "origlang" || key == "o" || key == "subset" || key == "S") {
       // Informational: they do not change how given files are scored.
@@ -76,7 +83,10 @@ std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::size_t g
       throw usage_error(fmt::format("signature field '{}:{}' is not a BLEU option evalcli knows", key, value));
     }
   }
+  check_tokenizer_fields(*tokenizer, tokenizer_fields);
   bleu.text.tokenizer = tokenizer->name();
+  // As SacreBLEU: effective order for sentence-level scores.
+  if (sentence_level) bleu.effective_order = true;
   auto pipeline = std::make_unique<TextPipeline>(std::move(normalizers), bleu.text.lowercase, std::move(tokenizer));
   return std::make_unique<Bleu>(bleu, std::move(pipeline));
 }
@@ -85,22 +95,18 @@ void run_bleu(BleuCommandOptions& o, CLI::App* cmd, Streams& io) {
   std::unique_ptr<Bleu> metric;
   if (!o.signature.empty()) {
     for (const char* conflicting : {"--tokenize", "--lowercase", "--smooth-method", "--smooth-value",
-                                    "--max-ngram-order", "--normalize"}) {
+                                    "--max-ngram-order", "--normalize", "--jieba-hmm"}) {
       if (cmd->count(conflicting) > 0) {
         throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", conflicting));
       }
     }
-    metric = bleu_from_signature(o.signature, count_refs(o.input));
-    if (o.output.sentence_level && !metric->options().effective_order) {
-      BleuOptions options = metric->options();
-      options.effective_order = true;
-      metric = std::make_unique<Bleu>(options);
-    }
+    metric = bleu_from_signature(o.signature, count_refs(o.input), o.tokenizer_options, o.output.sentence_level);
   } else {
     BleuOptions bleu;
     bleu.text.tokenizer = o.tokenizer;
     bleu.text.lowercase = o.lowercase;
     bleu.text.normalizers = o.normalizers;
+    bleu.text.tokenizer_options = o.tokenizer_options;
     bleu.smoothing = parse_bleu_smoothing(o.smooth);
     bleu.smooth_value = o.smooth_value;
     bleu.max_ngram_order = o.max_order;
@@ -121,6 +127,7 @@ void add_bleu_command(CLI::App& app, Streams& io) {
   cmd->add_option("--tokenize", options->tokenizer, "tokenizer (-tok): 13a, intl, zh, char, none, ja-mecab, ...");
   cmd->add_option("--normalize", options->normalizers, "normalizers applied before tokenizing, in order");
   cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
+  add_tokenizer_options(cmd, options->tokenizer_options);
   cmd->add_option("-s,--smooth-method", options->smooth, "exp, floor, add-k or none");
   cmd->add_option("--smooth-value", options->smooth_value, "value for floor (0.1) and add-k (1) (-sv)");
   cmd->add_option("--max-ngram-order", options->max_order, "maximum n-gram order")->check(CLI::Range(1, 16));

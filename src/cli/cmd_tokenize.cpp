@@ -1,6 +1,7 @@
 // `evalcli tokenize`: shows what a tokenizer (and normalizer chain) does,
 // one output line per input line, tokens joined by one space.
 #include "evalcli/cli/cli.hpp"
+#include "evalcli/cli/common.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/text/pipeline.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -13,10 +14,11 @@ struct TokenizeOptions {
   std::vector<std::string> normalizers;
   bool lowercase = false;
   std::string input = "-";
+  TokenizerOptions tokenizer_options;
 };
 
 void run_tokenize(const TokenizeOptions& o, Streams& io) {
-  const TextPipeline pipeline(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer});
+  const TextPipeline pipeline(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer, o.tokenizer_options});
   auto reader = o.input == "-" ? io::LineReader(io.in, "<stdin>", true) : io::LineReader(o.input);
   std::u32string line;
   std::string out;
@@ -37,6 +39,7 @@ void add_tokenize_command(CLI::App& app, Streams& io) {
   cmd->add_option("--normalize", options->normalizers, "normalizers applied first, in order");
   cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
   cmd->add_option("-i,--input", options->input, "input file (default stdin)");
+  add_tokenizer_options(cmd, options->tokenizer_options);
   cmd->callback([options, &io] { run_tokenize(*options, io); });
 }
 

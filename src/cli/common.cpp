@@ -43,6 +43,15 @@ void add_output_options(CLI::App* cmd, OutputOptions& options) {
   cmd->add_option("--json-out", options.json_out, "also write the JSON report to FILE (atomically)");
 }
 
+void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options) {
+  cmd->add_option_function<std::string>(
+         "--jieba-hmm", [&options](const std::string& value) { options.jieba_hmm = value == "on"; },
+         "zh-jieba: HMM for unknown words, as jieba.cut(HMM=...) (default on)")
+      ->check(CLI::IsMember({"on", "off"}));
+  cmd->add_option("--jieba-dict", options.jieba_dict,
+                  "zh-jieba: dictionary replacing python3-jieba's dict.txt (same format)");
+}
+
 std::string metric_signature(const Metric& metric, std::size_t nrefs) {
   return full_signature(nrefs, metric.signature());
 }

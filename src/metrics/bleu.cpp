@@ -294,6 +294,7 @@ std::string Bleu::signature() const {
                                 options_.effective_order ? "yes" : "no", tok.id(), smooth);
   if (options_.max_ngram_order != 4) sig += fmt::format("|order:{}", options_.max_ngram_order);
   if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
+  if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;  // dict:, icu:
   return sig;
 }
 

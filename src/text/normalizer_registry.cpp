@@ -4,6 +4,7 @@
 #include <map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/text/builtin_normalizers.hpp"
 #include "evalcli/text/normalizer.hpp"
 
 namespace evalcli {
@@ -13,7 +14,13 @@ using Factory = std::function<std::unique_ptr<Normalizer>()>;
 
 // Every normalizer evalcli knows, by registry name. Add new ones here.
 const std::map<std::string, Factory, std::less<>>& registry() {
-  static const std::map<std::string, Factory, std::less<>> factories = {};
+  static const std::map<std::string, Factory, std::less<>> factories = {
+      {"nfkc", normalizers::make_nfkc},
+      {"fullwidth", normalizers::make_fullwidth},
+      {"zh-t2s", normalizers::make_zh_t2s},
+      {"whitespace", normalizers::make_whitespace},
+      {"punct-strip", normalizers::make_punct_strip},
+  };
   return factories;
 }
 

@@ -5,7 +5,7 @@
 namespace evalcli {
 
 TextPipeline::TextPipeline(const PipelineOptions& options)
-    : lowercase_(options.lowercase), tokenizer_(make_tokenizer(options.tokenizer)) {
+    : lowercase_(options.lowercase), tokenizer_(make_tokenizer(options.tokenizer, options.tokenizer_options)) {
   for (const auto& name : options.normalizers) normalizers_.push_back(make_normalizer(name));
 }
 

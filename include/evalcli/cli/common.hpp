@@ -9,6 +9,7 @@
 #include "evalcli/cli/cli.hpp"
 #include "evalcli/core/corpus.hpp"
 #include "evalcli/metrics/metric.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
 
 namespace evalcli::cli {
 
@@ -30,6 +31,10 @@ struct OutputOptions {
   std::string json_out;  // also write the JSON report here (atomically)
 };
 void add_output_options(CLI::App* cmd, OutputOptions& options);
+
+// Tokenizer settings every subcommand with --tokenize offers: --jieba-hmm on|off,
+// --jieba-dict FILE (they only affect zh-jieba; docs/segmentation.md).
+void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options);
 
 // Full evalcli signature of `metric` ("nrefs:1|...|version:evalcli-X").
 std::string metric_signature(const Metric& metric, std::size_t nrefs);

@@ -14,6 +14,7 @@ struct PipelineOptions {
   std::vector<std::string> normalizers;  // registry names, applied in order
   bool lowercase = false;
   std::string tokenizer = "13a";
+  TokenizerOptions tokenizer_options;  // --jieba-hmm, --jieba-dict, ...
 };
 
 class TextPipeline {

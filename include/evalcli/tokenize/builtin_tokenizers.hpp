@@ -12,6 +12,10 @@ std::unique_ptr<Tokenizer> make_intl();      // tok_intl.cpp
 std::unique_ptr<Tokenizer> make_zh();        // tok_zh.cpp
 std::unique_ptr<Tokenizer> make_char();      // tok_char.cpp
 std::unique_ptr<Tokenizer> make_ja_mecab();  // tok_ja_mecab.cpp
+std::unique_ptr<Tokenizer> make_zh_jieba(const TokenizerOptions& options);  // tok_zh_jieba.cpp
+std::unique_ptr<Tokenizer> make_zh_jieba_nohmm(const TokenizerOptions& options);
+std::unique_ptr<Tokenizer> make_zh_icu();  // tok_icu_words.cpp
+std::unique_ptr<Tokenizer> make_ja_icu();
 
 // The regex post-processing that 13a and zh share (mteval-v13a's rules).
 std::u32string apply_13a_rules(std::u32string_view text);

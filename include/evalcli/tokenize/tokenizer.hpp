@@ -6,9 +6,17 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace evalcli {
+
+// Settings of tokenizers that have some (only zh-jieba so far). Every
+// tokenizer receives them through the one registry; the rest ignore them.
+struct TokenizerOptions {
+  bool jieba_hmm = true;   // zh-jieba: HMM for unknown runs (jieba.cut(HMM=...))
+  std::string jieba_dict;  // zh-jieba: dictionary replacing Debian's dict.txt ("" = default)
+};
 
 class Tokenizer {
  public:
@@ -21,17 +29,29 @@ class Tokenizer {
   // The value SacreBLEU prints as `tok:` for this tokenizer (e.g. "ja-mecab-0.996-IPA"),
   // or empty when SacreBLEU has no such tokenizer.
   virtual std::string sacrebleu_name() const { return {}; }
+  // Extra signature fields naming data the output depends on ("dict:jieba-0.42.1-sha256.…",
+  // "icu:72.1"), joined by '|'; empty for self-contained tokenizers.
+  virtual std::string signature_fields() const { return {}; }
   // Tokens of `line`, joined by single spaces, no leading/trailing space.
   virtual std::u32string tokenize(std::u32string_view line) const = 0;
 };
 
 // Creates a tokenizer by registry name; throws a usage error naming the valid ones.
-std::unique_ptr<Tokenizer> make_tokenizer(std::string_view name);
+std::unique_ptr<Tokenizer> make_tokenizer(std::string_view name, const TokenizerOptions& options = {});
 std::vector<std::string> tokenizer_names();
 
 // Finds the tokenizer whose `id()` ("13a-v1") or SacreBLEU name ("13a",
 // "ja-mecab-0.996-IPA") equals `signature_value`; throws a usage error if none does,
 // e.g. for a version this build cannot reproduce.
-std::unique_ptr<Tokenizer> tokenizer_from_signature(std::string_view signature_value);
+std::unique_ptr<Tokenizer> tokenizer_from_signature(std::string_view signature_value,
+                                                    const TokenizerOptions& options = {});
+
+// Checks that the extra fields a signature gives with its `tok:` (e.g. `dict:`, `icu:`)
+// are exactly the ones `tokenizer` would print; throws a usage error naming the first
+// difference (another dictionary, ICU version, ...).
+void check_tokenizer_fields(const Tokenizer& tokenizer,
+                            const std::vector<std::pair<std::string, std::string>>& fields);
+// True for the keys tokenizers add to signatures (dict, icu).
+bool is_tokenizer_field(std::string_view key);
 
 }  // namespace evalcli
