@@ -44,8 +44,11 @@ std::unique_ptr<Normalizer> make_normalizer(std::string_view name) {
 std::unique_ptr<Normalizer> normalizer_from_id(std::string_view id) {
   const auto dash = id.rfind("-v");
   if (dash != std::string_view::npos) {
-    auto normalizer = make_normalizer(id.substr(0, dash));
-    if (normalizer->id() == id) return normalizer;
+    auto it = registry().find(id.substr(0, dash));
+    if (it != registry().end()) {
+      auto normalizer = it->second();
+      if (normalizer->id() == id) return normalizer;
+    }
   }
   throw usage_error(fmt::format(
       "normalizer '{}' cannot be reproduced by this evalcli (known: {}; write name-vN)", id,
