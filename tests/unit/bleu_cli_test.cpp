@@ -90,7 +90,7 @@ TEST_CASE("bad input: one clear line, documented exit code, no output file", "[b
   CHECK_FALSE(std::filesystem::exists(out_path));
 }
 
-TEST_CASE("--json-out writes the report and stdout still gets the text", "[bleu][cli]") {
+TEST_CASE("bleu writes the JSON report given to json-out and the text to stdout", "[bleu][cli]") {
   TempFile ref(kRef), hyp(kHyp);
   const auto out_path = std::filesystem::temp_directory_path() / "evalcli-test-report.json";
   const auto result = run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--json-out", out_path.string()});
