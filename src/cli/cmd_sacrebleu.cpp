@@ -12,6 +12,7 @@
 #include "evalcli/cli/cli.hpp"
 #include "evalcli/cli/sacrebleu.hpp"
 #include "evalcli/cli/sacrebleu_output.hpp"
+#include "evalcli/cli/sacrebleu_significance.hpp"
 #include "evalcli/core/corpus.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
@@ -151,10 +152,12 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   if (args.sentence_level) {
     io.out << render_sentence_level(run);
   } else if (num_systems == 1) {
-    io.out << render_single_system(run);
+    // As SacreBLEU: n_bootstrap = -cin if --confidence, and only n > 1 resamples.
+    io.out << (args.confidence && args.confidence_n > 1 ? render_single_system_confidence(run)
+                                                        : render_single_system(run));
   } else {
     if (!args.quiet) io.err << fmt::format("sacreBLEU: Found {} systems.\n", num_systems);
-    io.out << render_multi_system(run, io);
+    io.out << (paired ? render_paired_tests(run, io) : render_multi_system(run, io));
   }
 }
 

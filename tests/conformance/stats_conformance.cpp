@@ -56,6 +56,7 @@ TEST_CASE("numpy default_rng streams match golden rng_numpy_default_rng", "[stat
 // ---- bootstrap confidence intervals and paired tests (BLEU part of the goldens) ----
 #include "evalcli/core/corpus.hpp"
 #include "evalcli/metrics/bleu.hpp"
+#include "evalcli/core/format.hpp"
 #include "evalcli/stats/resampling.hpp"
 
 namespace evalcli::test {
@@ -123,6 +124,92 @@ TEST_CASE("BLEU paired tests match goldens paired_bs/paired_ar JSON", "[stats][c
       if (got.ci && !cell["ci"].is_null()) CHECK(*got.ci == cell["ci"].get<double>());
     }
   }
+}
+
+}  // namespace evalcli::test
+
+// ---- `evalcli sacrebleu --confidence / --paired-bs / --paired-ar` against the CLI goldens ----
+#include "evalcli/cli/sacrebleu.hpp"
+#include "sacrebleu_golden.hpp"
+
+namespace evalcli::test {
+namespace {
+
+bool is_significance_golden(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  return name.rfind("confidence_", 0) == 0 || name.rfind("paired_", 0) == 0;
+}
+
+// The golden's command with `-m bleu` and JSON output: its BLEU numbers must
+// equal the golden's (API values for --confidence, JSON cells for paired tests).
+void check_bleu_numbers(const std::filesystem::path& parent, const nlohmann::json& golden) {
+  const bool paired = golden["id"].get<std::string>().rfind("paired_", 0) == 0;
+  // Paired text goldens hold the table; their JSON twins (same command) hold the numbers.
+  if (paired && golden["id"].get<std::string>().find("_json") == std::string::npos) return;
+  GoldenCommand command = parse_golden_command(golden["command"]);
+  std::vector<std::string> args;
+  for (std::size_t i = 0; i < command.args.size(); ++i) {
+    if (command.args[i] == "-m") {
+      while (i + 1 < command.args.size() && command.args[i + 1][0] != '-') ++i;
+    } else if (command.args[i] == "-f") {
+      ++i;
+    } else {
+      args.push_back(command.args[i]);
+    }
+  }
+  args.insert(args.end(), {"-m", "bleu", "-f", "json", "-w", "17"});
+  command.args = args;
+  const CliResult result = run_golden_command(parent, command);
+  REQUIRE(result.exit_code == 0);
+  const auto ours = nlohmann::json::parse(result.out);
+  if (paired) {
+    const auto expected = nlohmann::json::parse(golden["expected"]["stdout"].get<std::string>());
+    REQUIRE(ours.size() == expected.size());
+    for (std::size_t s = 0; s < expected.size(); ++s) {
+      CHECK(ours[s]["system"] == expected[s]["system"]);
+      CHECK(ours[s]["BLEU"] == expected[s]["BLEU"]);
+    }
+  } else {
+    const auto& api = golden["expected"]["api"][0];
+    CHECK(ours["score"].get<double>() == std::stod(format_fixed(api["score"].get<double>(), 17)));
+    CHECK(ours["confidence_mean"].get<double>() == std::stod(format_fixed(api["bootstrap_mean"].get<double>(), 17)));
+    CHECK(ours["confidence_var"].get<double>() ==
+          std::stod(format_fixed(api["bootstrap_ci_halfwidth"].get<double>(), 17)));
+    CHECK(with_evalcli_version(api["signature"].get<std::string>()) == ours["signature"].get<std::string>());
+  }
+}
+
+bool metrics_available(const GoldenCommand& command) {
+  try {
+    for (const auto& name : golden_metrics(command)) cli::make_sacrebleu_metric(name, cli::SacrebleuArgs{});
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sacrebleu significance goldens (confidence_*, paired_bs_*, paired_ar_*)", "[stats][conformance][cli]") {
+  const auto parent = shared_parent();
+  if (!parent) return;
+  int goldens = 0;
+  for (const auto& path : golden_files(*parent, "cli")) {
+    if (!is_significance_golden(path)) continue;
+    ++goldens;
+    const auto golden = read_json(path);
+    INFO(path.filename().string() << ": " << golden["command"].get<std::string>());
+    check_bleu_numbers(*parent, golden);
+    const GoldenCommand command = parse_golden_command(golden["command"]);
+    if (!metrics_available(command)) {
+      WARN("chrF/TER are not on this branch yet: only the BLEU numbers of " << path.filename().string() << " checked");
+      continue;
+    }
+    const CliResult result = run_golden_command(*parent, command);
+    CHECK(result.exit_code == golden["expected"]["exit_code"].get<int>());
+    CHECK(result.out == with_evalcli_version(golden["expected"]["stdout"].get<std::string>()));
+  }
+  CHECK(goldens == 6);
 }
 
 }  // namespace evalcli::test
