@@ -1,5 +1,5 @@
 // `fullwidth`: full-width ASCII and CJK punctuation to their half-width (ASCII)
-// forms, by the fixed table in docs/fullwidth.md (any change to the table is a
+// forms, by the fixed table in docs/segmentation.md (any change to the table is a
 // new version). Everything else is left as it is; unlike NFKC this does not
 // touch compatibility ideographs, ligatures, superscripts or half-width kana.
 #include "evalcli/text/builtin_normalizers.hpp"
@@ -7,7 +7,7 @@
 namespace evalcli::normalizers {
 namespace {
 
-// The replacement of `c`, or nullptr to keep it (docs/fullwidth.md, v1).
+// The replacement of `c`, or nullptr to keep it (docs/segmentation.md, v1).
 const char32_t* replacement(char32_t c) {
   switch (c) {
     case 0x3000: return U" ";    // IDEOGRAPHIC SPACE

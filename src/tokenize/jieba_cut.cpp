@@ -50,14 +50,14 @@ void best_route(std::u32string_view block, const Dictionary& dictionary, std::ve
     };
     // DAG[idx]: ends x of dictionary words (frequency > 0) starting at idx,
     // walking while sentence[idx..x] is in FREQ (a word or a word's prefix).
-    std::uint32_t node = Dictionary::kRoot;
+    Dictionary::Node node = Dictionary::kRoot;
     for (std::size_t x = idx; x < n; ++x) {
       node = dictionary.child(node, block[x]);
       if (node == Dictionary::kNoNode) break;
       if (const std::uint64_t frequency = dictionary.frequency(node); frequency > 0) consider(x, frequency);
     }
     if (!found) {  // no word starts here: the character alone, FREQ.get(c) or 1
-      const std::uint32_t single = dictionary.child(Dictionary::kRoot, block[idx]);
+      const Dictionary::Node single = dictionary.child(Dictionary::kRoot, block[idx]);
       consider(idx, single == Dictionary::kNoNode ? 0 : dictionary.frequency(single));
     }
     route[idx] = best;

@@ -12,14 +12,6 @@
 namespace evalcli::jieba {
 namespace {
 
-constexpr std::uint64_t edge_key(std::uint32_t node, char32_t c) {
-  return ((static_cast<std::uint64_t>(node) << 21) | c) + 1;  // +1: 0 marks an empty slot
-}
-
-inline std::size_t slot_of(std::uint64_t key, std::size_t mask) {
-  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
-}
-
 // Python bytes.strip(): ASCII whitespace.
 constexpr bool is_ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
@@ -55,64 +47,91 @@ bool parse_frequency(std::string_view text, std::uint64_t& value) {
 
 }  // namespace
 
-Dictionary::Dictionary() : frequency_(1, 0), edge_keys_(1 << 16, 0), edge_nodes_(1 << 16, 0) {}
+namespace {
 
-std::uint32_t Dictionary::child(std::uint32_t node, char32_t c) const {
-  const std::uint64_t key = edge_key(node, c);
-  const std::size_t mask = edge_keys_.size() - 1;
-  for (std::size_t slot = slot_of(key, mask);; slot = (slot + 1) & mask) {
-    if (edge_keys_[slot] == key) return edge_nodes_[slot];
-    if (edge_keys_[slot] == 0) return kNoNode;
+// A table of 2^bits slots: its mask and Fibonacci-hash shift.
+template <typename Slot>
+void resize_table(std::vector<Slot>& slots, std::uint64_t& mask, int& shift, std::size_t size) {
+  slots.assign(size, Slot{});
+  mask = size - 1;
+  shift = 64;
+  for (std::size_t s = size; s > 1; s >>= 1) --shift;
+}
+
+}  // namespace
+
+void Dictionary::grow(Subtree& tree) {
+  std::vector<Edge> old;
+  old.swap(tree.edges);
+  resize_table(tree.edges, tree.mask, tree.shift, old.empty() ? 8 : old.size() * 2);
+  for (const Edge edge : old) {
+    if (edge == 0) continue;
+    std::uint64_t slot = hash(edge >> kIdBits, tree.shift);
+    while (tree.edges[slot] != 0) slot = (slot + 1) & tree.mask;
+    tree.edges[slot] = edge;
   }
 }
 
-void Dictionary::grow() {
-  std::vector<std::uint64_t> old_keys(edge_keys_.size() * 2, 0);
-  std::vector<std::uint32_t> old_nodes(edge_nodes_.size() * 2, 0);
-  old_keys.swap(edge_keys_);
-  old_nodes.swap(edge_nodes_);
-  const std::size_t mask = edge_keys_.size() - 1;
-  for (std::size_t i = 0; i < old_keys.size(); ++i) {
-    if (old_keys[i] == 0) continue;
-    std::size_t slot = slot_of(old_keys[i], mask);
-    while (edge_keys_[slot] != 0) slot = (slot + 1) & mask;
-    edge_keys_[slot] = old_keys[i];
-    edge_nodes_[slot] = old_nodes[i];
+void Dictionary::grow_root() {
+  std::vector<RootSlot> old;
+  old.swap(root_);
+  resize_table(root_, root_mask_, root_shift_, old.empty() ? 1024 : old.size() * 2);
+  for (const RootSlot& entry : old) {
+    if (entry.key == 0) continue;
+    std::uint64_t slot = hash(entry.key, root_shift_);
+    while (root_[slot].key != 0) slot = (slot + 1) & root_mask_;
+    root_[slot] = entry;
   }
 }
 
-std::uint32_t Dictionary::add_child(std::uint32_t node, char32_t c) {
-  if ((edge_count_ + 1) * 2 > edge_keys_.size()) grow();  // load factor <= 1/2
-  const std::uint64_t key = edge_key(node, c);
-  const std::size_t mask = edge_keys_.size() - 1;
-  std::size_t slot = slot_of(key, mask);
-  for (; edge_keys_[slot] != 0; slot = (slot + 1) & mask) {
-    if (edge_keys_[slot] == key) return edge_nodes_[slot];
+std::uint32_t Dictionary::add_subtree(char32_t c) {
+  if (const std::uint32_t existing = find_subtree(c); existing != kNone) return existing;
+  if ((subtrees_.size() + 1) * 2 > root_.size()) grow_root();
+  const std::uint64_t key = std::uint64_t{c} + 1;
+  std::uint64_t slot = hash(key, root_shift_);
+  while (root_[slot].key != 0) slot = (slot + 1) & root_mask_;
+  root_[slot] = {static_cast<char32_t>(key), static_cast<std::uint32_t>(subtrees_.size())};
+  subtrees_.emplace_back();
+  subtrees_.back().frequency.push_back(0);  // a new prefix: FREQ[c] = 0
+  ++size_;
+  return static_cast<std::uint32_t>(subtrees_.size() - 1);
+}
+
+Dictionary::Node Dictionary::add_child(Node node, char32_t c) {
+  if (node == kRoot) return Node{add_subtree(c)} << 32;
+  Subtree& tree = subtrees_[node >> 32];
+  if (tree.frequency.size() * 4 > tree.edges.size() * 3) grow(tree);  // edges = ids - 1
+  const std::uint64_t key = edge_key(static_cast<std::uint32_t>(node), c);
+  std::uint64_t slot = hash(key, tree.shift);
+  for (; tree.edges[slot] != 0; slot = (slot + 1) & tree.mask) {
+    if ((tree.edges[slot] >> kIdBits) == key) return (node & ~Node{0xFFFFFFFF}) | (tree.edges[slot] & kIdMask);
   }
-  const auto created = static_cast<std::uint32_t>(frequency_.size());
-  frequency_.push_back(0);  // a new prefix: FREQ[wfrag] = 0
-  edge_keys_[slot] = key;
-  edge_nodes_[slot] = created;
-  ++edge_count_;
-  return created;
+  const std::uint64_t id = tree.frequency.size();
+  if (id > kIdMask) {
+    throw Error(ExitCode::input_data, "jieba dictionary: more than 2 million prefixes share a first character");
+  }
+  tree.edges[slot] = key << kIdBits | id;
+  tree.frequency.push_back(0);  // a new prefix: FREQ[wfrag] = 0
+  ++size_;
+  return (node & ~Node{0xFFFFFFFF}) | id;
 }
 
 std::uint64_t Dictionary::lookup(std::u32string_view word) const {
-  std::uint32_t node = kRoot;
+  if (word.empty()) return 0;
+  Node node = kRoot;
   for (char32_t c : word) {
     node = child(node, c);
     if (node == kNoNode) return 0;
   }
-  return node == kRoot ? 0 : frequency_[node];
+  return frequency(node);
 }
 
 Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   Dictionary dictionary;
-  // jieba's dict.txt has about one trie edge per 6 bytes: size the table once
-  // (load factor about 0.4) instead of rehashing while reading.
-  while (dictionary.edge_keys_.size() < bytes.size() / 4) dictionary.grow();
+  dictionary.grow_root();
   std::size_t line_number = 0;
-  std::u32string word;
+  std::u32string word, previous;
+  std::vector<Node> path;  // path[i]: node of previous[0..i]
   while (!bytes.empty()) {
     // Lines as Python iterates a binary file: up to and including each LF.
     const std::size_t lf = bytes.find('\n');
@@ -132,10 +151,17 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
                   fmt::format("{}:{}: invalid jieba dictionary entry (want 'word frequency [tag]')", name,
                               line_number));
     }
-    std::uint32_t node = kRoot;
-    for (char32_t c : word) node = dictionary.add_child(node, c);
-    if (node != kRoot) dictionary.frequency_[node] = frequency;  // a later duplicate wins
+    // dict.txt is nearly sorted: start from the prefix shared with the previous word.
+    std::size_t shared = 0;
+    while (shared < word.size() && shared < previous.size() && word[shared] == previous[shared]) ++shared;
+    path.resize(shared);
+    for (std::size_t i = shared; i < word.size(); ++i) {
+      path.push_back(dictionary.add_child(i == 0 ? kRoot : path[i - 1], word[i]));
+    }
+    const Node node = path.back();
+    dictionary.subtrees_[node >> 32].frequency[static_cast<std::uint32_t>(node)] = frequency;  // later duplicate wins
     dictionary.total_ += frequency;
+    previous.swap(word);
   }
   return dictionary;
 }

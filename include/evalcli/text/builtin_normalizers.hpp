@@ -1,6 +1,6 @@
 #pragma once
 // Factories for the normalizers that ship with evalcli (one source file each;
-// docs/segmentation.md describes what each does, docs/fullwidth.md its table).
+// docs/segmentation.md describes what each does, docs/segmentation.md also its table).
 #include <memory>
 
 #include "evalcli/text/normalizer.hpp"
