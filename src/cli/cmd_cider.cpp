@@ -1,13 +1,188 @@
-// `evalcli cider`: not implemented yet (see the project's issues).
-#include "evalcli/cli/cli.hpp"
+// `evalcli cider`: CIDEr-D (pycocoevalcap's Cider) and the original CIDEr
+// (vrama91/cider) over plain-text, JSONL or COCO JSON inputs (docs/cider.md).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "evalcli/cli/common.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/format.hpp"
+#include "evalcli/core/sha256.hpp"
+#include "evalcli/core/version.hpp"
+#include "evalcli/io/atomic_file.hpp"
+#include "evalcli/io/caption_inputs.hpp"
+#include "evalcli/metrics/cider.hpp"
+#include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli::cli {
+namespace {
 
-void add_cider_command(CLI::App& app, Streams&) {
-  auto* cmd = app.add_subcommand("cider", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error(ExitCode::usage, "'evalcli cider' is not implemented yet"); });
+struct CiderCommandOptions {
+  InputOptions input;
+  OutputOptions output;
+  std::string jsonl;
+  std::string coco_annotations;
+  std::string coco_results;
+  std::string tokenizer = "ptb";
+  std::vector<std::string> normalizers;
+  bool lowercase = false;
+  std::string variant = "cider-d";
+  int max_n = 4;
+  double sigma = 6.0;
+  std::string df_path;
+  std::string save_df_path;
+};
+
+io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
+  const bool plain = !o.input.refs.empty() || !o.input.positional_refs.empty();
+  const bool coco = !o.coco_annotations.empty() || !o.coco_results.empty();
+  const int modes = (plain ? 1 : 0) + (!o.jsonl.empty() ? 1 : 0) + (coco ? 1 : 0);
+  if (modes == 0) throw usage_error("no references given: use -r FILE..., --jsonl FILE or --coco-annotations/--coco-results");
+  if (modes > 1) throw usage_error("give references in one way only: -r FILE..., --jsonl FILE or --coco-annotations");
+  if (coco) {
+    if (o.coco_annotations.empty() || o.coco_results.empty()) {
+      throw usage_error("COCO input needs both --coco-annotations FILE and --coco-results FILE");
+    }
+    if (!o.input.hyps.empty()) throw usage_error("-i cannot be combined with COCO input: the results file holds the hypotheses");
+    return io::read_coco_captions(o.coco_annotations, o.coco_results);
+  }
+  if (!o.jsonl.empty()) return io::read_jsonl_captions(o.jsonl, o.input.hyps);
+  return io::read_plain_captions(make_corpus_spec(o.input, io.in));
+}
+
+// Tokenizes every caption the way the reference tools do: PTB sees the
+// captions of one batch (all references, then all hypotheses of a system) as
+// consecutive lines, which matters for its look-ahead rules.
+std::vector<std::u32string> tokenize_batch(const TextPipeline& pipeline, const std::vector<std::u32string>& lines) {
+  std::vector<std::u32string> normalized;
+  normalized.reserve(lines.size());
+  for (const auto& line : lines) normalized.push_back(pipeline.normalize(line));
+  if (pipeline.tokenizer().name() == "ptb") return tokenizers::ptb_tokenize_batch(normalized);
+  std::vector<std::u32string> out;
+  out.reserve(lines.size());
+  for (const auto& line : normalized) out.push_back(pipeline.tokenizer().tokenize(line));
+  return out;
+}
+
+std::string signature_text(std::size_t uniform_refs, const std::string& fields) {
+  const std::string nrefs = uniform_refs > 0 ? std::to_string(uniform_refs) : "var";
+  return fmt::format("nrefs:{}|{}|version:{}", nrefs, fields, evalcli_version_tag());
+}
+
+void run_cider(const CiderCommandOptions& o, Streams& io) {
+  CiderOptions options;
+  options.variant = parse_cider_variant(o.variant);
+  options.max_n = o.max_n;
+  options.sigma = o.sigma;
+  auto pipeline = std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer});
+
+  io::CaptionSet set = read_inputs(o, io);
+  io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
+
+  // Pass 1: tokenize and count document frequencies over the references.
+  std::vector<std::u32string> all_refs;
+  for (const auto& item : set.items) all_refs.insert(all_refs.end(), item.refs.begin(), item.refs.end());
+  const std::vector<std::u32string> tokenized_refs = tokenize_batch(*pipeline, all_refs);
+  std::vector<std::vector<std::u32string>> tokenized_hyps(set.system_names.size());
+  for (std::size_t s = 0; s < set.system_names.size(); ++s) {
+    std::vector<std::u32string> hyps;
+    hyps.reserve(set.items.size());
+    for (const auto& item : set.items) hyps.push_back(item.hyps[s]);
+    tokenized_hyps[s] = tokenize_batch(*pipeline, hyps);
+  }
+  CiderCorpus corpus(options);
+  std::size_t ref_at = 0;
+  std::vector<std::u32string> refs, hyps;
+  for (std::size_t i = 0; i < set.items.size(); ++i) {
+    refs.assign(tokenized_refs.begin() + static_cast<std::ptrdiff_t>(ref_at),
+                tokenized_refs.begin() + static_cast<std::ptrdiff_t>(ref_at + set.items[i].refs.size()));
+    ref_at += set.items[i].refs.size();
+    hyps.clear();
+    for (const auto& system : tokenized_hyps) hyps.push_back(system[i]);
+    corpus.add_document(refs, hyps);
+  }
+
+  std::string df_field = "corpus";
+  if (!o.df_path.empty()) {
+    const CiderDocumentFrequencies df = read_document_frequencies(o.df_path);
+    corpus.use_document_frequencies(df);
+    df_field = "sha256." + sha256_hex(serialize_document_frequencies(df)).substr(0, 16);
+  }
+  if (!o.save_df_path.empty()) {
+    io::write_file_atomically(o.save_df_path,
+                              serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
+  }
+
+  // Pass 2: per-image scores; the corpus score is numpy's mean of them.
+  const std::string fields = cider_signature_fields(options, *pipeline, df_field);
+  const std::string signature = signature_text(set.uniform_refs(), fields);
+  const std::string name = cider_display_name(options.variant);
+  std::string text_out;
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  for (std::size_t s = 0; s < set.system_names.size(); ++s) {
+    const std::vector<double> scores = corpus.score_all(s);
+    const double corpus_score = numpy_mean(scores);
+    double sequential_sum = 0.0;
+    for (double score : scores) sequential_sum += score;
+
+    nlohmann::ordered_json report;
+    report["schema"] = "evalcli-report/1";
+    report["name"] = name;
+    report["system"] = set.system_names[s];
+    report["score"] = corpus_score;
+    report["signature"] = signature;
+    report["segments"] = scores.size();
+    report["stats"] = {{"score_sum", sequential_sum}, {"images", static_cast<double>(scores.size())}};
+    report["documents"] = corpus.documents();
+    if (o.output.sentence_level) {
+      nlohmann::ordered_json sentences = nlohmann::ordered_json::array();
+      for (std::size_t i = 0; i < scores.size(); ++i) {
+        sentences.push_back({{"id", set.items[i].id}, {"score", scores[i]}, {"stats", {scores[i], 1.0}}});
+      }
+      report["sentences"] = sentences;
+    }
+    reports.push_back(report);
+
+    const std::string prefix = set.system_names.size() > 1 ? set.system_names[s] + ": " : "";
+    if (o.output.sentence_level) {
+      for (double score : scores) {
+        text_out += prefix + (o.output.score_only ? format_fixed(score, o.output.width)
+                                                  : fmt::format("{}|{} = {}", name, signature,
+                                                                format_fixed(score, o.output.width)));
+        text_out += '\n';
+      }
+    } else if (o.output.score_only) {
+      text_out += prefix + format_fixed(corpus_score, o.output.width) + "\n";
+    } else {
+      text_out += prefix + fmt::format("{}|{} = {}\n", name, signature, format_fixed(corpus_score, o.output.width));
+    }
+  }
+  const std::string json_out = (reports.size() == 1 ? reports[0].dump(2) : reports.dump(2)) + "\n";
+  if (!o.output.json_out.empty()) io::write_file_atomically(o.output.json_out, json_out);
+  io.out << (o.output.format == "json" ? json_out : text_out);
+}
+
+}  // namespace
+
+void add_cider_command(CLI::App& app, Streams& io) {
+  auto options = std::make_shared<CiderCommandOptions>();
+  options->output.width = 4;  // CIDEr is on a 0..10 scale
+  auto* cmd = app.add_subcommand("cider", "CIDEr-D (pycocoevalcap) and original CIDEr (vrama91/cider)");
+  add_input_options(cmd, options->input);
+  add_output_options(cmd, options->output);
+  cmd->add_option("--jsonl", options->jsonl, "JSONL items {\"id\", \"refs\": [...], \"hyp\"} (hyp optional with -i)");
+  cmd->add_option("--coco-annotations", options->coco_annotations, "COCO captions annotation file (references)");
+  cmd->add_option("--coco-results", options->coco_results, "COCO results file [{\"image_id\", \"caption\"}]");
+  cmd->add_option("--tokenize", options->tokenizer, "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ...");
+  cmd->add_option("--normalize", options->normalizers, "normalizers applied before tokenizing, in order");
+  cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
+  cmd->add_option("--variant", options->variant, "cider-d (pycocoevalcap, default) or cider (original, vrama91)")
+      ->check(CLI::IsMember({"cider-d", "cider"}));
+  cmd->add_option("--ngram-order", options->max_n, "n-gram orders 1..N (default 4)")->check(CLI::Range(1, 16));
+  cmd->add_option("--sigma", options->sigma, "CIDEr-D length-penalty sigma (default 6)");
+  cmd->add_option("--df", options->df_path, "document frequencies from FILE (written by --save-df) instead of the references");
+  cmd->add_option("--save-df", options->save_df_path, "write the document frequencies in effect to FILE (atomically)");
+  cmd->callback([options, &io] { run_cider(*options, io); });
 }
 
 }  // namespace evalcli::cli

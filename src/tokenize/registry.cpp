@@ -33,6 +33,7 @@ const std::map<std::string, Factory, std::less<>>& registry() {
       {"zh-jieba-nohmm", tokenizers::make_zh_jieba_nohmm},
       {"zh-icu", tokenizers::make_zh_icu},
       {"ja-icu", tokenizers::make_ja_icu},
+      {"ptb", tokenizers::make_ptb},
   };
   return factories;
 }

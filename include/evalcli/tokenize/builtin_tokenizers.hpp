@@ -1,6 +1,8 @@
 #pragma once
 // Factories for the tokenizers that ship with evalcli (one source file each).
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "evalcli/tokenize/tokenizer.hpp"
 
@@ -16,6 +18,11 @@ std::unique_ptr<Tokenizer> make_zh_jieba(const TokenizerOptions& options);  // t
 std::unique_ptr<Tokenizer> make_zh_jieba_nohmm(const TokenizerOptions& options);
 std::unique_ptr<Tokenizer> make_zh_icu();  // tok_icu_words.cpp
 std::unique_ptr<Tokenizer> make_ja_icu();
+std::unique_ptr<Tokenizer> make_ptb();       // tok_ptb.cpp
+
+// pycocoevalcap's PTBTokenizer over a batch of captions that PTB reads as
+// consecutive lines (the next caption is look-ahead context for a few rules).
+std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines);
 
 // The regex post-processing that 13a and zh share (mteval-v13a's rules).
 std::u32string apply_13a_rules(std::u32string_view text);

@@ -1,0 +1,124 @@
+#pragma once
+// CIDEr-D exactly as pycocoevalcap's Cider (= vrama91/cider's CiderD) and the
+// original CIDEr of vrama91/cider (../shared/specs/cider.md, docs/cider.md).
+//
+// CIDEr is not additive per segment: the tf-idf weights use document
+// frequencies over the whole reference set. Scoring is therefore two passes:
+//   pass 1  CiderCorpus::add_document() for every item (refs -> df; N items)
+//   pass 2  CiderCorpus::score_all() (or Cider::segment_stats() per item)
+// Once the document frequencies are fixed (computed or loaded with --df) the
+// per-image scores are independent, and [score_sum, images] is additive.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "evalcli/metrics/metric.hpp"
+#include "evalcli/text/pipeline.hpp"
+
+namespace evalcli {
+
+enum class CiderVariant { cider_d, cider };
+
+struct CiderOptions {
+  CiderVariant variant = CiderVariant::cider_d;
+  int max_n = 4;       // n-gram orders 1..max_n
+  double sigma = 6.0;  // Gaussian length penalty (CIDEr-D only)
+};
+
+CiderVariant parse_cider_variant(std::string_view name);  // "cider-d" | "cider"; usage error otherwise
+std::string cider_variant_name(CiderVariant variant);      // "cider-d" | "cider"
+std::string cider_display_name(CiderVariant variant);      // "CIDEr-D" | "CIDEr"
+
+// numpy's pairwise summation (np.add.reduce on a contiguous float64 array).
+double numpy_pairwise_sum(const double* values, std::size_t n);
+inline double numpy_mean(const std::vector<double>& values) {
+  return numpy_pairwise_sum(values.data(), values.size()) / static_cast<double>(values.size());
+}
+
+// Splits tokenizer output into words as Python's str.split() does (pycocoevalcap
+// splits the PTB output this way, so "2<NBSP>1/2" becomes two words).
+std::vector<std::u32string> cider_words(std::u32string_view tokenized);
+
+// Document frequencies: n-gram -> number of documents whose references contain it,
+// and the number of documents N. Words of an n-gram are joined by one space.
+struct CiderDocumentFrequencies {
+  std::size_t documents = 0;
+  int max_n = 4;
+  std::string tokenizer_id;  // what the references were tokenized with (informational)
+  std::vector<std::pair<std::u32string, std::uint32_t>> counts;  // in first-seen order
+};
+
+// Text form of a df file ("evalcli-cider-df/1" header, then "count<TAB>n-gram" lines).
+std::string serialize_document_frequencies(const CiderDocumentFrequencies& df);
+CiderDocumentFrequencies parse_document_frequencies(std::string_view content, const std::string& path);
+CiderDocumentFrequencies read_document_frequencies(const std::string& path);
+
+// The whole scorer: interns words and n-grams, counts document frequencies and
+// scores items. Items are added in order; the order of n-gram summation is the
+// reference tools' (first occurrence, order-major) so results are bit-identical.
+class CiderCorpus {
+ public:
+  explicit CiderCorpus(CiderOptions options);
+  ~CiderCorpus();
+  CiderCorpus(const CiderCorpus&) = delete;
+  CiderCorpus& operator=(const CiderCorpus&) = delete;
+
+  // Pass 1: one document = the tokenized references of one item and its hypotheses
+  // (one per system). `hyps` may be empty when only document frequencies are wanted.
+  void add_document(const std::vector<std::u32string>& tokenized_refs,
+                    const std::vector<std::u32string>& tokenized_hyps);
+  std::size_t documents() const;
+
+  // Replaces the document frequencies counted from the references by `df`
+  // (scores then use df.documents as N).
+  void use_document_frequencies(const CiderDocumentFrequencies& df);
+  // The document frequencies in effect (counted or loaded).
+  CiderDocumentFrequencies document_frequencies(const std::string& tokenizer_id) const;
+
+  // Pass 2: per-document scores of system `system`, in document order.
+  std::vector<double> score_all(std::size_t system) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The Metric view of CIDEr: statistics [score_sum, images] once the document
+// frequencies are known. segment_stats() tokenizes with the pipeline and scores
+// one item against the fixed document frequencies.
+class Cider : public Metric {
+ public:
+  Cider(CiderOptions options, std::unique_ptr<TextPipeline> pipeline,
+        std::shared_ptr<const CiderDocumentFrequencies> df, std::string df_field);
+
+  std::string name() const override { return cider_display_name(options_.variant); }
+  std::vector<std::string> stat_names() const override { return {"score_sum", "images"}; }
+  void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
+                     Stat* out) const override;
+  // Mean of the per-image scores (summed left to right; the corpus score that
+  // `evalcli cider` prints uses numpy's pairwise order instead).
+  double score(std::span<const Stat> stats) const override;
+  std::string signature() const override;
+
+  const CiderOptions& options() const { return options_; }
+  const TextPipeline& pipeline() const { return *pipeline_; }
+  // Tokenized words of one line, as the scorer sees them.
+  std::u32string tokenize(std::u32string_view line) const;
+
+ private:
+  CiderOptions options_;
+  std::unique_ptr<TextPipeline> pipeline_;
+  std::shared_ptr<const CiderDocumentFrequencies> df_;
+  std::unordered_map<std::u32string, std::uint32_t> df_lookup_;
+  std::string df_field_;
+};
+
+// "variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1[|case:lc][|norm:...]"
+std::string cider_signature_fields(const CiderOptions& options, const TextPipeline& pipeline,
+                                   const std::string& df_field);
+
+}  // namespace evalcli

@@ -1,0 +1,105 @@
+// The CIDEr document-frequency file written by --save-df and read by --df:
+//   evalcli-cider-df/1<TAB>documents=N<TAB>n=4<TAB>tok=ptb-v1
+//   <count><TAB><n-gram words joined by one space>
+// One n-gram per line, in first-seen order (docs/cider.md).
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/io/line_reader.hpp"
+#include "evalcli/metrics/cider.hpp"
+#include "evalcli/text/utf8.hpp"
+
+namespace evalcli {
+namespace {
+
+constexpr std::string_view kMagic = "evalcli-cider-df/1";
+
+std::size_t parse_count(std::string_view text, const std::string& where) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    throw input_error(fmt::format("{}: '{}' is not a count", where, text));
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string serialize_document_frequencies(const CiderDocumentFrequencies& df) {
+  std::string out = fmt::format("{}\tdocuments={}\tn={}\ttok={}\n", kMagic, df.documents, df.max_n,
+                                df.tokenizer_id.empty() ? "unknown" : df.tokenizer_id);
+  for (const auto& [ngram, count] : df.counts) {
+    out += std::to_string(count);
+    out += '\t';
+    out += utf8::encode(ngram);
+    out += '\n';
+  }
+  return out;
+}
+
+CiderDocumentFrequencies parse_document_frequencies(std::string_view content, const std::string& path) {
+  CiderDocumentFrequencies df;
+  std::size_t line_number = 0;
+  std::size_t start = 0;
+  bool have_header = false;
+  while (start < content.size()) {
+    std::size_t end = content.find('\n', start);
+    if (end == std::string_view::npos) end = content.size();
+    const std::string_view line = content.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    const std::string where = fmt::format("{}:{}", path, line_number);
+    if (!have_header) {
+      if (line.substr(0, kMagic.size()) != kMagic) {
+        throw input_error(fmt::format("{}: not an evalcli CIDEr df file (expected '{}' header)", where, kMagic));
+      }
+      have_header = true;
+      bool have_documents = false;
+      std::size_t field_start = kMagic.size();
+      while (field_start < line.size()) {
+        std::size_t field_end = line.find('\t', field_start + 1);
+        if (field_end == std::string_view::npos) field_end = line.size();
+        std::string_view field = line.substr(field_start, field_end - field_start);
+        if (!field.empty() && field[0] == '\t') field.remove_prefix(1);
+        field_start = field_end;
+        const auto eq = field.find('=');
+        if (eq == std::string_view::npos) continue;
+        const auto key = field.substr(0, eq);
+        const auto value = field.substr(eq + 1);
+        if (key == "documents") {
+          df.documents = parse_count(value, where);
+          have_documents = true;
+        } else if (key == "n") {
+          df.max_n = static_cast<int>(parse_count(value, where));
+        } else if (key == "tok") {
+          df.tokenizer_id = std::string(value);
+        }
+      }
+      if (!have_documents || df.documents == 0) {
+        throw input_error(fmt::format("{}: header lacks a positive documents=N", where));
+      }
+      continue;
+    }
+    if (line.empty()) continue;
+    const auto tab = line.find('\t');
+    if (tab == std::string_view::npos) throw input_error(fmt::format("{}: expected '<count><TAB><n-gram>'", where));
+    const std::size_t count = parse_count(line.substr(0, tab), where);
+    df.counts.emplace_back(utf8::decode_or_throw(line.substr(tab + 1), where), static_cast<std::uint32_t>(count));
+  }
+  if (!have_header) throw input_error(fmt::format("{}: empty df file", path));
+  return df;
+}
+
+CiderDocumentFrequencies read_document_frequencies(const std::string& path) {
+  io::check_readable_file(path);
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parse_document_frequencies(buffer.str(), path);
+}
+
+}  // namespace evalcli
