@@ -1,13 +1,374 @@
-// `evalcli ppl`: not implemented yet (see the project's issues).
-#include "evalcli/cli/cli.hpp"
+// `evalcli ppl`: perplexity of an ARPA n-gram model over text (KenLM `query`
+// numbers, optionally its exact output) or of any LM's per-token log-probs.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "evalcli/cli/common.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/io/atomic_file.hpp"
+#include "evalcli/io/decompress.hpp"
+#include "evalcli/io/line_reader.hpp"
+#include "evalcli/metrics/ppl.hpp"
+#include "evalcli/text/pipeline.hpp"
+#include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
+namespace {
 
-void add_ppl_command(CLI::App& app, Streams&) {
-  auto* cmd = app.add_subcommand("ppl", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error(ExitCode::usage, "'evalcli ppl' is not implemented yet"); });
+struct PplOptions {
+  std::string lm;
+  std::string logprobs;
+  std::string input = "-";
+  bool null_context = false;
+  bool kenlm_output = false;
+  std::vector<std::string> levels;
+  std::string tokenizer = "none";
+  std::vector<std::string> normalizers;
+  bool lowercase = false;
+  std::string logprob_base = "e";
+  std::string format = "text";
+  std::string json_out;
+  bool per_doc = false;
+};
+
+// Buffered writes to the output stream (per-word output can be large).
+class OutputBuffer {
+ public:
+  explicit OutputBuffer(std::ostream& out) : out_(out) { buffer_.reserve(1 << 16); }
+  ~OutputBuffer() { flush(); }
+  void append(std::string_view text) {
+    buffer_ += text;
+    if (buffer_.size() >= (1 << 16)) flush();
+  }
+  void flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+
+ private:
+  std::ostream& out_;
+  std::string buffer_;
+};
+
+// Input text: a file or standard input, decompressed if gzip/bzip2/xz.
+class TextInput {
+ public:
+  TextInput(const std::string& path, std::istream& stdin_stream) {
+    std::istream* raw = &stdin_stream;
+    std::string name = "<stdin>";
+    if (path != "-") {
+      io::check_readable_file(path);
+      file_ = std::make_unique<std::ifstream>(path, std::ios::binary);
+      raw = file_.get();
+      name = path;
+    }
+    buf_ = std::make_unique<io::ByteSourceStreambuf>(io::open_decompressed(*raw, name));
+    stream_ = std::make_unique<std::istream>(buf_.get());
+    // LF-only line ends, as KenLM: a CR stays in the line (it is a token separator).
+    reader_ = std::make_unique<io::LineReader>(*stream_, name, false);
+  }
+  // Next line; `terminated` is false for a final line without '\n'.
+  bool next(std::string& line, bool& terminated) {
+    if (!reader_->next_bytes(line)) return false;
+    terminated = !stream_->eof();
+    return true;
+  }
+  std::size_t line_number() const { return reader_->line_number(); }
+  const std::string& name() const { return reader_->name(); }
+
+ private:
+  std::unique_ptr<std::ifstream> file_;
+  std::unique_ptr<io::ByteSourceStreambuf> buf_;
+  std::unique_ptr<std::istream> stream_;
+  std::unique_ptr<io::LineReader> reader_;
+};
+
+std::uint64_t count_code_points(std::string_view bytes) {
+  std::uint64_t n = 0;
+  for (const char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::string number_text(const nlohmann::json& value) {
+  if (value.is_null()) return "n/a";
+  return value.dump();
+}
+
+std::string report_text(const nlohmann::ordered_json& details, const std::string& signature) {
+  std::string out;
+  for (auto it = details.begin(); it != details.end(); ++it) {
+    out += fmt::format("{} = {}\n", it.key(), number_text(it.value()));
+  }
+  out += fmt::format("signature = {}\n", signature);
+  return out;
+}
+
+nlohmann::ordered_json make_ppl_report(const std::string& name, const std::string& system, const nlohmann::json& score,
+                                       const std::string& signature, std::uint64_t segments,
+                                       const nlohmann::ordered_json& stats, const nlohmann::ordered_json& details) {
+  nlohmann::ordered_json report;
+  report["schema"] = "evalcli-report/1";
+  report["name"] = name;
+  report["system"] = system;
+  report["score"] = score;
+  report["signature"] = signature;
+  report["segments"] = segments;
+  report["stats"] = stats;
+  for (auto it = details.begin(); it != details.end(); ++it) report[it.key()] = it.value();
+  return report;
+}
+
+// Which of KenLM query's three output levels to print (query -v).
+struct KenlmLevels {
+  bool word = true, sentence = true, summary = true;
+};
+
+KenlmLevels parse_levels(const std::vector<std::string>& levels) {
+  if (levels.empty()) return {};
+  KenlmLevels out{false, false, false};
+  for (const auto& level : levels) {
+    if (level == "summary" || level == "0") {
+      out.summary = true;
+    } else if (level == "sentence") {
+      out.sentence = true;
+    } else if (level == "word") {
+      out.word = true;
+    } else if (level == "1") {  // legacy query -v 1: sentence + summary
+      out.sentence = out.summary = true;
+    } else if (level == "2") {  // legacy query -v 2: everything
+      out = KenlmLevels{};
+    } else {
+      throw usage_error(fmt::format("--level must be summary, sentence or word (or 0, 1, 2), not '{}'", level));
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// ARPA mode
+
+struct ArpaSetup {
+  std::unique_ptr<TextPipeline> pipeline;  // null: KenLM's raw byte tokens
+  std::string tok_field;
+};
+
+ArpaSetup make_arpa_setup(const PplOptions& o) {
+  ArpaSetup setup;
+  if (o.tokenizer == "none" && o.normalizers.empty() && !o.lowercase) {
+    setup.tok_field = "tok:none";
+    return setup;
+  }
+  PipelineOptions pipeline;
+  pipeline.tokenizer = o.tokenizer;
+  pipeline.normalizers = o.normalizers;
+  pipeline.lowercase = o.lowercase;
+  setup.pipeline = std::make_unique<TextPipeline>(pipeline);
+  setup.tok_field = fmt::format("tok:{}|norm:{}|case:{}", setup.pipeline->tokenizer().id(),
+                                setup.pipeline->normalizer_chain_id(), o.lowercase ? "lc" : "mixed");
+  return setup;
+}
+
+void run_arpa(const PplOptions& o, Streams& io) {
+  const ArpaSetup setup = make_arpa_setup(o);
+  const auto model = ppl::NgramModel::load(o.lm, &io.err);
+  const ppl::ContextMode mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
+  const std::string signature = full_signature(
+      0, fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
+                     model->md5(), model->order(), o.null_context ? "null" : "sentence", setup.tok_field));
+  const KenlmLevels levels = parse_levels(o.levels);
+  const bool want_words = o.kenlm_output && levels.word;
+
+  TextInput input(o.input, io.in);
+  OutputBuffer out(io.out);
+  ppl::PplStats corpus;
+  nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
+  std::string line, processed;
+  std::vector<std::string_view> tokens;
+  std::vector<ppl::ScoredWord> words;
+  bool terminated = true;
+  while (input.next(line, terminated)) {
+    std::string_view text = line;
+    if (setup.pipeline) {
+      const std::u32string decoded = utf8::decode_or_throw(line, fmt::format("{}:{}", input.name(), input.line_number()));
+      processed = utf8::encode(setup.pipeline->process(decoded));
+      text = processed;
+    }
+    ppl::split_kenlm_tokens(text, tokens);
+    words.clear();
+    ppl::LineScore scored = ppl::score_line(*model, tokens, mode, want_words ? &words : nullptr);
+    scored.stats.bytes = line.size() + (terminated ? 1 : 0);
+    scored.stats.chars = count_code_points(line) + (terminated ? 1 : 0);
+    corpus += scored.stats;
+    if (o.kenlm_output) {
+      std::string rendered;
+      for (const auto& w : words) {
+        rendered += fmt::format("{}={} {} {}\t", w.surface, w.id, w.score.ngram_length, ppl::kenlm_number(w.score.log10_prob));
+      }
+      if (levels.sentence) rendered += fmt::format("Total: {} OOV: {}\n", ppl::kenlm_number(scored.total), scored.oovs);
+      out.append(rendered);
+    }
+    if (o.per_doc) {
+      nlohmann::ordered_json row;
+      row["line"] = input.line_number();
+      row["log10_total"] = scored.total;
+      row["ppl"] = scored.stats.tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(scored.stats.ppl_including_oovs());
+      row["tokens"] = scored.stats.tokens;
+      row["oovs"] = scored.oovs;
+      row["chars"] = scored.stats.chars;
+      row["bytes"] = scored.stats.bytes;
+      per_line.push_back(std::move(row));
+    }
+  }
+
+  const nlohmann::ordered_json details = corpus.to_json();
+  if (o.kenlm_output) {
+    if (levels.summary) {
+      out.append(fmt::format("Perplexity including OOVs:\t{}\nPerplexity excluding OOVs:\t{}\nOOVs:\t{}\nTokens:\t{}\n",
+                             ppl::kenlm_number(corpus.ppl_including_oovs()),
+                             ppl::kenlm_number(corpus.ppl_excluding_oovs()), corpus.oovs, corpus.tokens));
+    }
+  }
+  nlohmann::ordered_json stats;
+  stats["log10_total"] = corpus.log10_total;
+  stats["oov_log10_total"] = corpus.oov_log10_total;
+  stats["tokens"] = corpus.tokens;
+  stats["oovs"] = corpus.oovs;
+  stats["words"] = corpus.words;
+  stats["lines"] = corpus.lines;
+  stats["chars"] = corpus.chars;
+  stats["bytes"] = corpus.bytes;
+  auto report = make_ppl_report("PPL", input.name(), details["ppl_including_oovs"], signature, corpus.lines, stats, details);
+  if (o.per_doc) report["sentences"] = per_line;
+  const std::string json = report.dump(2) + "\n";
+  if (!o.kenlm_output) {
+    if (o.format == "json") {
+      out.append(json);
+    } else {
+      out.append(report_text(details, signature));
+      if (o.per_doc) {
+        for (const auto& row : per_line) {
+          out.append(fmt::format("line {}: ppl = {} log10_total = {} tokens = {} oovs = {}\n", number_text(row["line"]),
+                                 number_text(row["ppl"]), number_text(row["log10_total"]), number_text(row["tokens"]),
+                                 number_text(row["oovs"])));
+        }
+      }
+    }
+  }
+  out.flush();
+  if (!o.json_out.empty()) io::write_file_atomically(o.json_out, json);
+}
+
+// ---------------------------------------------------------------------------
+// Log-prob mode
+
+void run_logprobs(const PplOptions& o, Streams& io) {
+  const ppl::LogBase base = ppl::parse_log_base(o.logprob_base);
+  const std::string signature =
+      full_signature(0, fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base)));
+  TextInput input(o.logprobs, io.in);
+  ppl::LogprobStats corpus;
+  nlohmann::ordered_json per_doc = nlohmann::ordered_json::array();
+  std::vector<std::string> warnings;
+  std::size_t warned = 0;
+  std::string line;
+  bool terminated = true;
+  while (input.next(line, terminated)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines carry no document
+    const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
+    const ppl::DocumentScore doc = ppl::score_document(line, base, where, warnings);
+    corpus += doc.stats;
+    for (; warned < warnings.size(); ++warned) {
+      if (warned < 10) io.err << "evalcli: warning: " << warnings[warned] << '\n';
+    }
+    if (o.per_doc) {
+      nlohmann::ordered_json row;
+      row["line"] = input.line_number();
+      row["id"] = doc.id;
+      const auto details = doc.stats.to_json();
+      for (auto it = details.begin(); it != details.end(); ++it) {
+        if (it.key() != "docs") row[it.key()] = it.value();
+      }
+      per_doc.push_back(std::move(row));
+    }
+  }
+  if (warned > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warned - 10);
+  const nlohmann::ordered_json details = corpus.to_json();
+  nlohmann::ordered_json stats;
+  stats["logprob_sum_nats"] = corpus.logprob_sum;
+  stats["docs"] = corpus.docs;
+  stats["scored_tokens"] = corpus.scored_tokens;
+  stats["chars"] = corpus.chars;
+  stats["bytes"] = corpus.bytes;
+  stats["words_lm_eval"] = corpus.words;
+  stats["docs_without_text"] = corpus.docs_without_text;
+  auto report = make_ppl_report("PPL", input.name(), details["ppl_token"], signature, corpus.docs, stats, details);
+  if (o.per_doc) report["documents"] = per_doc;
+  const std::string json = report.dump(2) + "\n";
+  OutputBuffer out(io.out);
+  if (o.format == "json") {
+    out.append(json);
+  } else {
+    out.append(report_text(details, signature));
+    if (corpus.docs_without_text > 0) {
+      out.append(fmt::format("note: {} document(s) have neither text nor tokens: bpc/bpb/word perplexity not computed\n",
+                             corpus.docs_without_text));
+    }
+    if (o.per_doc) {
+      for (const auto& row : per_doc) {
+        out.append(fmt::format("line {}: id = {} scored_tokens = {} ppl_token = {} bpb = {}\n", number_text(row["line"]),
+                               row["id"].dump(), number_text(row["scored_tokens"]), number_text(row["ppl_token"]),
+                               number_text(row["bpb"])));
+      }
+    }
+  }
+  out.flush();
+  if (!o.json_out.empty()) io::write_file_atomically(o.json_out, json);
+}
+
+void run_ppl(const PplOptions& o, CLI::App* cmd, Streams& io) {
+  if (o.lm.empty() == o.logprobs.empty()) throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
+  if (!o.lm.empty()) {
+    if (cmd->count("--logprob-base") > 0) throw usage_error("--logprob-base applies to --logprobs only");
+    run_arpa(o, io);
+    return;
+  }
+  for (const char* arpa_only : {"--null-context", "--kenlm-output", "--level", "--tokenize", "--normalize", "--lowercase"}) {
+    if (cmd->count(arpa_only) > 0) throw usage_error(fmt::format("{} applies to --lm (ARPA mode) only", arpa_only));
+  }
+  if (o.input != "-") throw usage_error("--input applies to --lm; with --logprobs the JSONL file is the input");
+  run_logprobs(o, io);
+}
+
+}  // namespace
+
+void add_ppl_command(CLI::App& app, Streams& io) {
+  auto o = std::make_shared<PplOptions>();
+  auto* cmd = app.add_subcommand(
+      "ppl",
+      "Perplexity: ARPA n-gram model over text (KenLM query's numbers), or any LM's per-token log-probs (JSONL).\n"
+      "Perplexity is only comparable between models with the same tokenization and vocabulary; BPC/BPB are\n"
+      "normalised by the text and comparable - but a closed-vocabulary model gets <unk> cheaply, so read them\n"
+      "next to the OOV count.");
+  cmd->add_option("--lm", o->lm, "ARPA model (plain, .gz, .bz2, .xz; detected by content)");
+  cmd->add_option("--logprobs", o->logprobs, "JSONL file: {\"text\", \"tokens\"?, \"logprobs\"} per line (\"-\" = stdin)");
+  cmd->add_option("-i,--input", o->input, "text to score with --lm (default stdin; may be compressed)");
+  cmd->add_flag("-n,--null-context", o->null_context, "no <s> context and no </s> (KenLM query -n)");
+  cmd->add_flag("--kenlm-output", o->kenlm_output, "print exactly what KenLM query prints (see --level)");
+  cmd->add_option("-v,--level", o->levels, "with --kenlm-output: summary, sentence, word (repeatable; default all)");
+  cmd->add_option("--tokenize", o->tokenizer,
+                  "tokenizer applied before scoring: none = KenLM's split on ASCII whitespace (default), 13a, zh, char, ...");
+  cmd->add_option("--normalize", o->normalizers, "normalizers applied before tokenizing, in order");
+  cmd->add_flag("--lowercase", o->lowercase, "lowercase before tokenizing");
+  cmd->add_option("--logprob-base", o->logprob_base, "base of the log-probabilities in --logprobs: e (default), 10, 2");
+  cmd->add_option("-f,--format", o->format, "report format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--json-out", o->json_out, "also write the JSON report to FILE (atomically)");
+  cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");
+  cmd->callback([o, cmd, &io] { run_ppl(*o, cmd, io); });
 }
 
 }  // namespace evalcli::cli

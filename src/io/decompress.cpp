@@ -1,0 +1,331 @@
+#include "evalcli/io/decompress.hpp"
+
+#include <bzlib.h>
+#include <fmt/format.h>
+#include <lzma.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/io/line_reader.hpp"
+
+namespace evalcli::io {
+namespace {
+
+constexpr std::size_t kChunk = 1 << 16;
+
+// Reads raw bytes from an istream, first handing back the bytes peeked for the magic.
+class RawInput {
+ public:
+  RawInput(std::istream& in, std::string head) : in_(in), head_(std::move(head)) {}
+  std::size_t read(char* out, std::size_t size) {
+    if (head_pos_ < head_.size()) {
+      const std::size_t n = std::min(size, head_.size() - head_pos_);
+      std::memcpy(out, head_.data() + head_pos_, n);
+      head_pos_ += n;
+      return n;
+    }
+    const auto got = in_.rdbuf()->sgetn(out, static_cast<std::streamsize>(size));
+    return got > 0 ? static_cast<std::size_t>(got) : 0;
+  }
+
+ private:
+  std::istream& in_;
+  std::string head_;
+  std::size_t head_pos_ = 0;
+};
+
+class PlainSource : public ByteSource {
+ public:
+  explicit PlainSource(RawInput raw) : raw_(std::move(raw)) {}
+  std::size_t read(char* out, std::size_t size) override { return raw_.read(out, size); }
+  Compression compression() const override { return Compression::none; }
+
+ private:
+  RawInput raw_;
+};
+
+// Shared loop of the three decoders: keep an input chunk, let the codec fill `out`.
+class CodecSource : public ByteSource {
+ public:
+  CodecSource(RawInput raw, std::string name) : raw_(std::move(raw)), name_(std::move(name)), in_(new char[kChunk]) {}
+
+ protected:
+  // Refills the input chunk; returns false at the end of the raw data.
+  bool fill_input(const char*& next, std::size_t& avail) {
+    avail = raw_.read(in_.get(), kChunk);
+    next = in_.get();
+    return avail > 0;
+  }
+  RawInput raw_;
+  std::string name_;
+  std::unique_ptr<char[]> in_;
+  bool done_ = false;
+};
+
+class GzipSource : public CodecSource {
+ public:
+  GzipSource(RawInput raw, std::string name) : CodecSource(std::move(raw), std::move(name)) {
+    std::memset(&z_, 0, sizeof z_);
+    if (inflateInit2(&z_, 15 + 32) != Z_OK) throw Error(ExitCode::internal, "zlib: inflateInit2 failed");
+  }
+  ~GzipSource() override { inflateEnd(&z_); }
+  Compression compression() const override { return Compression::gzip; }
+
+  std::size_t read(char* out, std::size_t size) override {
+    if (done_) return 0;
+    z_.next_out = reinterpret_cast<Bytef*>(out);
+    z_.avail_out = static_cast<uInt>(size);
+    while (z_.avail_out == size) {
+      if (z_.avail_in == 0) {
+        const char* next;
+        std::size_t avail;
+        if (!fill_input(next, avail)) {
+          if (!member_ended_) throw input_error(fmt::format("{}: truncated gzip data", name_));
+          done_ = true;
+          break;
+        }
+        z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(next));
+        z_.avail_in = static_cast<uInt>(avail);
+      }
+      if (member_ended_) {  // another gzip member follows (concatenated .gz files)
+        inflateReset(&z_);
+        member_ended_ = false;
+      }
+      const int rc = inflate(&z_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        member_ended_ = true;
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        throw input_error(fmt::format("{}: corrupt gzip data ({})", name_, z_.msg ? z_.msg : "inflate failed"));
+      }
+    }
+    return size - z_.avail_out;
+  }
+
+ private:
+  z_stream z_;
+  bool member_ended_ = false;
+};
+
+class Bzip2Source : public CodecSource {
+ public:
+  Bzip2Source(RawInput raw, std::string name) : CodecSource(std::move(raw), std::move(name)) {
+    std::memset(&bz_, 0, sizeof bz_);
+    if (BZ2_bzDecompressInit(&bz_, 0, 0) != BZ_OK) throw Error(ExitCode::internal, "bzip2: init failed");
+  }
+  ~Bzip2Source() override { BZ2_bzDecompressEnd(&bz_); }
+  Compression compression() const override { return Compression::bzip2; }
+
+  std::size_t read(char* out, std::size_t size) override {
+    if (done_) return 0;
+    bz_.next_out = out;
+    bz_.avail_out = static_cast<unsigned>(size);
+    while (bz_.avail_out == size) {
+      if (bz_.avail_in == 0) {
+        const char* next;
+        std::size_t avail;
+        if (!fill_input(next, avail)) {
+          if (!stream_ended_) throw input_error(fmt::format("{}: truncated bzip2 data", name_));
+          done_ = true;
+          break;
+        }
+        bz_.next_in = const_cast<char*>(next);
+        bz_.avail_in = static_cast<unsigned>(avail);
+      }
+      if (stream_ended_) {  // concatenated bzip2 streams (pbzip2)
+        const bz_stream saved = bz_;
+        BZ2_bzDecompressEnd(&bz_);
+        std::memset(&bz_, 0, sizeof bz_);
+        if (BZ2_bzDecompressInit(&bz_, 0, 0) != BZ_OK) throw Error(ExitCode::internal, "bzip2: init failed");
+        bz_.next_in = saved.next_in;
+        bz_.avail_in = saved.avail_in;
+        bz_.next_out = saved.next_out;
+        bz_.avail_out = saved.avail_out;
+        stream_ended_ = false;
+      }
+      const int rc = BZ2_bzDecompress(&bz_);
+      if (rc == BZ_STREAM_END) {
+        stream_ended_ = true;
+      } else if (rc != BZ_OK) {
+        throw input_error(fmt::format("{}: corrupt bzip2 data (error {})", name_, rc));
+      }
+    }
+    return size - bz_.avail_out;
+  }
+
+ private:
+  bz_stream bz_;
+  bool stream_ended_ = false;
+};
+
+class XzSource : public CodecSource {
+ public:
+  XzSource(RawInput raw, std::string name) : CodecSource(std::move(raw), std::move(name)) {
+    if (lzma_stream_decoder(&xz_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+      throw Error(ExitCode::internal, "xz: lzma_stream_decoder failed");
+    }
+  }
+  ~XzSource() override { lzma_end(&xz_); }
+  Compression compression() const override { return Compression::xz; }
+
+  std::size_t read(char* out, std::size_t size) override {
+    if (done_) return 0;
+    xz_.next_out = reinterpret_cast<uint8_t*>(out);
+    xz_.avail_out = size;
+    while (xz_.avail_out == size && !done_) {
+      lzma_action action = LZMA_RUN;
+      if (xz_.avail_in == 0) {
+        const char* next;
+        std::size_t avail;
+        if (fill_input(next, avail)) {
+          xz_.next_in = reinterpret_cast<const uint8_t*>(next);
+          xz_.avail_in = avail;
+        } else {
+          action = LZMA_FINISH;
+        }
+      }
+      const lzma_ret rc = lzma_code(&xz_, action);
+      if (rc == LZMA_STREAM_END) {
+        done_ = true;
+      } else if (rc != LZMA_OK) {
+        throw input_error(fmt::format("{}: corrupt or truncated xz data (error {})", name_, static_cast<int>(rc)));
+      }
+    }
+    return size - xz_.avail_out;
+  }
+
+ private:
+  lzma_stream xz_ = LZMA_STREAM_INIT;
+};
+
+}  // namespace
+
+Compression detect_compression(std::string_view head) {
+  if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) {
+    return Compression::gzip;
+  }
+  if (head.size() >= 3 && head.substr(0, 3) == "BZh") return Compression::bzip2;
+  if (head.size() >= 6 && head.substr(0, 6) == std::string_view("\xFD" "7zXZ\0", 6)) return Compression::xz;
+  return Compression::none;
+}
+
+std::string_view compression_name(Compression compression) {
+  switch (compression) {
+    case Compression::gzip: return "gzip";
+    case Compression::bzip2: return "bzip2";
+    case Compression::xz: return "xz";
+    case Compression::none: break;
+  }
+  return "none";
+}
+
+std::unique_ptr<ByteSource> open_decompressed(std::istream& raw, std::string name) {
+  std::string head(6, '\0');
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const auto n = raw.rdbuf()->sgetn(head.data() + got, static_cast<std::streamsize>(head.size() - got));
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  head.resize(got);
+  const Compression compression = detect_compression(head);
+  RawInput input(raw, std::move(head));
+  switch (compression) {
+    case Compression::gzip: return std::make_unique<GzipSource>(std::move(input), std::move(name));
+    case Compression::bzip2: return std::make_unique<Bzip2Source>(std::move(input), std::move(name));
+    case Compression::xz: return std::make_unique<XzSource>(std::move(input), std::move(name));
+    case Compression::none: break;
+  }
+  return std::make_unique<PlainSource>(std::move(input));
+}
+
+namespace {
+
+// A decompressing source that also owns its file.
+class FileSource : public ByteSource {
+ public:
+  explicit FileSource(const std::string& path) {
+    check_readable_file(path);
+    file_.open(path, std::ios::binary);
+    if (!file_) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    inner_ = open_decompressed(file_, path);
+  }
+  std::size_t read(char* out, std::size_t size) override {
+    const std::size_t n = inner_->read(out, size);
+    if (n == 0 && file_.bad()) throw input_error("read error");
+    return n;
+  }
+  Compression compression() const override { return inner_->compression(); }
+
+ private:
+  std::ifstream file_;
+  std::unique_ptr<ByteSource> inner_;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_decompressed_file(const std::string& path) {
+  return std::make_unique<FileSource>(path);
+}
+
+ByteSourceStreambuf::ByteSourceStreambuf(std::unique_ptr<ByteSource> source)
+    : source_(std::move(source)), buffer_(new char[kChunk]) {
+  setg(buffer_.get(), buffer_.get(), buffer_.get());
+}
+
+ByteSourceStreambuf::int_type ByteSourceStreambuf::underflow() {
+  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  const std::size_t n = source_->read(buffer_.get(), kChunk);
+  if (n == 0) return traits_type::eof();
+  setg(buffer_.get(), buffer_.get(), buffer_.get() + n);
+  return traits_type::to_int_type(*gptr());
+}
+
+LineSplitter::LineSplitter(ByteSource& source) : source_(source), buffer_(1 << 20, '\0') {}
+
+bool LineSplitter::refill() {
+  if (eof_) return false;
+  // Move the unread tail to the front, grow if a single line fills the buffer.
+  const std::size_t unread = end_ - begin_;
+  if (begin_ > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, unread);
+  begin_ = 0;
+  end_ = unread;
+  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  const std::size_t n = source_.read(buffer_.data() + end_, buffer_.size() - end_);
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ += n;
+  return true;
+}
+
+bool LineSplitter::next(std::string_view& line, bool* terminated) {
+  std::size_t scanned = begin_;
+  while (true) {
+    const void* hit = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+    if (hit != nullptr) {
+      const std::size_t pos = static_cast<const char*>(hit) - buffer_.data();
+      line = std::string_view(buffer_.data() + begin_, pos - begin_);
+      begin_ = pos + 1;
+      ++line_number_;
+      if (terminated) *terminated = true;
+      return true;
+    }
+    const std::size_t offset = end_ - begin_;
+    if (!refill()) {
+      if (begin_ == end_) return false;
+      line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+      begin_ = end_;
+      ++line_number_;
+      if (terminated) *terminated = false;
+      return true;
+    }
+    scanned = begin_ + offset;
+  }
+}
+
+}  // namespace evalcli::io

@@ -1,0 +1,113 @@
+// Scoring text with an ARPA model exactly as KenLM `query` (lm/ngram_query.hh):
+// float32 per-word and per-line values, double corpus sums.
+#include <cmath>
+
+#include "evalcli/metrics/ppl.hpp"
+
+namespace evalcli::ppl {
+namespace {
+
+// KenLM's kSpaces for reading text: bytes 9-13 and 32.
+inline bool is_query_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+}  // namespace
+
+void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t i = 0;
+  const std::size_t n = line.size();
+  while (true) {
+    while (i < n && is_query_space(line[i])) ++i;
+    if (i == n) return;
+    const std::size_t start = i;
+    while (i < n && !is_query_space(line[i])) ++i;
+    out.push_back(line.substr(start, i - start));
+  }
+}
+
+LineScore score_line(const NgramModel& model, std::span<const std::string_view> tokens, ContextMode mode,
+                     std::vector<ScoredWord>* words) {
+  LineScore line;
+  // history[0] is the most recent word; only order-1 words matter.
+  const std::size_t keep = static_cast<std::size_t>(model.order() - 1);
+  WordId history[kMaxOrder];
+  std::size_t history_size = 0;
+  const auto push = [&](WordId id) {
+    for (std::size_t i = std::min(history_size, keep - 1); i > 0; --i) history[i] = history[i - 1];
+    history[0] = id;
+    history_size = std::min(history_size + 1, keep);
+  };
+  if (mode == ContextMode::sentence) push(model.begin_sentence());
+  const auto score_word = [&](std::string_view surface, WordId id) {
+    const WordScore score = model.score(std::span<const WordId>(history, history_size), id);
+    line.total += score.log10_prob;
+    ++line.stats.tokens;
+    if (words != nullptr) words->push_back({surface, id, score});
+    push(id);
+    return score;
+  };
+  for (const std::string_view token : tokens) {
+    const WordId id = model.index(token);
+    const WordScore score = score_word(token, id);
+    ++line.stats.words;
+    if (id == kUnknownWord) {
+      ++line.oovs;
+      line.stats.oov_log10_total += static_cast<double>(score.log10_prob);
+    }
+  }
+  if (mode == ContextMode::sentence) score_word("</s>", model.end_sentence());
+  line.stats.oovs = line.oovs;
+  line.stats.lines = 1;
+  line.stats.log10_total = static_cast<double>(line.total);
+  return line;
+}
+
+PplStats& PplStats::operator+=(const PplStats& other) {
+  log10_total += other.log10_total;
+  oov_log10_total += other.oov_log10_total;
+  tokens += other.tokens;
+  oovs += other.oovs;
+  words += other.words;
+  lines += other.lines;
+  chars += other.chars;
+  bytes += other.bytes;
+  return *this;
+}
+
+double PplStats::ppl_including_oovs() const {
+  return std::pow(10.0, -(log10_total / static_cast<double>(tokens)));
+}
+
+double PplStats::ppl_excluding_oovs() const {
+  return std::pow(10.0, -((log10_total - oov_log10_total) / static_cast<double>(tokens - oovs)));
+}
+
+nlohmann::ordered_json PplStats::to_json() const {
+  const double ln10 = std::log(10.0);
+  const double ln2 = std::log(2.0);
+  const double nats = log10_total * ln10;  // log-likelihood in nats (negative)
+  const auto ratio_or_null = [](double a, double b) -> nlohmann::json {
+    if (b == 0) return nullptr;
+    return a / b;
+  };
+  nlohmann::ordered_json j;
+  j["ppl_including_oovs"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(ppl_including_oovs());
+  j["ppl_excluding_oovs"] = tokens == oovs ? nlohmann::json(nullptr) : nlohmann::json(ppl_excluding_oovs());
+  j["oovs"] = oovs;
+  j["oov_rate"] = ratio_or_null(static_cast<double>(oovs), static_cast<double>(tokens));
+  j["tokens"] = tokens;
+  j["words"] = words;
+  j["lines"] = lines;
+  j["chars"] = chars;
+  j["bytes"] = bytes;
+  j["log10_total"] = log10_total;
+  j["oov_log10_total"] = oov_log10_total;
+  j["nll_nats"] = -nats;
+  j["nll_per_token_nats"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)));
+  j["bits_per_token"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)) / ln2);
+  j["bpc"] = chars == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(chars)) / ln2);
+  j["bpb"] = bytes == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(bytes)) / ln2);
+  return j;
+}
+
+}  // namespace evalcli::ppl

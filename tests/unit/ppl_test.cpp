@@ -1,0 +1,379 @@
+// Unit tests of evalcli ppl: ARPA parsing (accept/reject), the back-off rule,
+// OOV and null-context handling, number formatting, decompression, JSONL.
+#include <bzlib.h>
+#include <fmt/format.h>
+#include <lzma.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/io/decompress.hpp"
+#include "evalcli/metrics/ppl.hpp"
+#include "support/test_support.hpp"
+
+using evalcli::test::run_cli;
+using evalcli::test::shared_parent;
+using evalcli::test::TempFile;
+namespace ppl = evalcli::ppl;
+
+namespace {
+
+// The hand-written model of shared/corpora/lm/edge/edge.arpa (repeated here
+// so these tests run without ../shared).
+const char* kEdgeArpa =
+    "\n\\data\\\nngram 1=7\nngram 2=6\nngram 3=3\n\n\\1-grams:\n"
+    "-1.0\t<unk>\t-0.2\n-99\t<s>\t-0.5\n-0.8\t</s>\n-0.6\ta\t-0.3\n-0.7\tb\t-0.2\n-0.9\tc\t-0.4\n-1.2\td\n\n"
+    "\\2-grams:\n-0.3\t<s> a\t-0.1\n-0.4\ta b\t-0.25\n-0.2\tb c\t0\n-0.5\t<unk> b\n-0.35\tc </s>\n-0.45\tb a\n\n"
+    "\\3-grams:\n-0.1\t<s> a b\n-0.15\ta b c\n-0.05\ta b d\n\n\\end\\\n";
+
+std::unique_ptr<ppl::NgramModel> load_text(const std::string& arpa, std::ostream* warnings = nullptr) {
+  TempFile file(arpa, ".arpa");
+  return ppl::NgramModel::load(file.path(), warnings);
+}
+
+std::string load_error(const std::string& arpa) {
+  try {
+    load_text(arpa);
+  } catch (const evalcli::Error& e) {
+    CHECK(e.code() == evalcli::ExitCode::input_data);
+    return e.what();
+  }
+  FAIL("the ARPA text was accepted");
+  return {};
+}
+
+float f(const char* text) { return std::strtof(text, nullptr); }
+
+std::string compress(const std::string& data, const std::string& kind) {
+  std::string out;
+  if (kind == "gz") {
+    z_stream z{};
+    REQUIRE(deflateInit2(&z, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    out.resize(deflateBound(&z, data.size()) + 64);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+  } else if (kind == "bz2") {
+    unsigned int size = static_cast<unsigned>(data.size() * 2 + 1024);
+    out.resize(size);
+    REQUIRE(BZ2_bzBuffToBuffCompress(out.data(), &size, const_cast<char*>(data.data()),
+                                     static_cast<unsigned>(data.size()), 9, 0, 0) == BZ_OK);
+    out.resize(size);
+  } else {
+    std::size_t pos = 0;
+    out.resize(lzma_stream_buffer_bound(data.size()));
+    REQUIRE(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(data.data()),
+                                    data.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size()) == LZMA_OK);
+    out.resize(pos);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("KenLM number formatting (double-conversion ToShortest)", "[ppl][format]") {
+  CHECK(ppl::kenlm_number(f("-4.6000004")) == "-4.6000004");
+  CHECK(ppl::kenlm_number(f("-101.950005")) == "-101.950005");
+  CHECK(ppl::kenlm_number(-3.0f) == "-3");
+  CHECK(ppl::kenlm_number(0.0f) == "0");
+  CHECK(ppl::kenlm_number(-0.0f) == "-0");
+  CHECK(ppl::kenlm_number(1e-6) == "0.000001");
+  CHECK(ppl::kenlm_number(1.5e-6) == "0.0000015");
+  CHECK(ppl::kenlm_number(1e-7) == "1e-7");
+  CHECK(ppl::kenlm_number(4194945274193966600.0) == "4194945274193966600");
+  CHECK(ppl::kenlm_number(1.1111111111111111e21) == "1.1111111111111111e21");
+  CHECK(ppl::kenlm_number(652.9722513249568) == "652.9722513249568");
+  CHECK(ppl::kenlm_number(std::nan("")) == "NaN");
+  CHECK(ppl::kenlm_number(-INFINITY) == "-inf");
+  CHECK(ppl::kenlm_number(f("0.1")) == "0.1");  // float digits, not the double expansion
+}
+
+TEST_CASE("MD5 identifies model files", "[ppl][md5]") {
+  ppl::Md5 empty;
+  CHECK(empty.hex_digest() == "d41d8cd98f00b204e9800998ecf8427e");
+  ppl::Md5 abc;
+  abc.update("a");
+  abc.update("bc");
+  CHECK(abc.hex_digest() == "900150983cd24fb0d6963f7d28e17f72");
+  ppl::Md5 longer;
+  longer.update(std::string(1000, 'x'));
+  CHECK(longer.hex_digest() == "398533d48111e9f664b1f64cb10c4b63");  // md5sum of 1000 'x' 
+}
+
+TEST_CASE("query tokens: six ASCII separators, raw bytes", "[ppl][tokens]") {
+  std::vector<std::string_view> tokens;
+  ppl::split_kenlm_tokens("  a\tb\vc\fd\r", tokens);
+  CHECK(tokens == std::vector<std::string_view>{"a", "b", "c", "d"});
+  ppl::split_kenlm_tokens("a\xC2\xA0" "b \xE3\x80\x80x", tokens);  // NBSP and U+3000 are token bytes
+  CHECK(tokens == std::vector<std::string_view>{"a\xC2\xA0" "b", "\xE3\x80\x80x"});
+  ppl::split_kenlm_tokens(" \t ", tokens);
+  CHECK(tokens.empty());
+}
+
+TEST_CASE("back-off rule on the hand-written model", "[ppl][backoff]") {
+  const auto model = load_text(kEdgeArpa);
+  REQUIRE(model->order() == 3);
+  const auto id = [&](const char* w) { return model->index(w); };
+  // KenLM's ids: <unk>=0, then first appearance in \1-grams.
+  CHECK(id("<s>") == 1);
+  CHECK(id("</s>") == 2);
+  CHECK(id("d") == 6);
+  CHECK(id("zz") == ppl::kUnknownWord);
+  CHECK(id("<UNK>") == ppl::kUnknownWord);
+  const auto score = [&](std::vector<ppl::WordId> history, const char* word) {
+    return model->score(history, id(word));
+  };
+  // Trigram present.
+  CHECK(score({id("b"), id("a")}, "c").log10_prob == f("-0.15"));
+  CHECK(score({id("b"), id("a")}, "c").ngram_length == 3);
+  // Bigram b c plus back-off of the context "c b"? absent -> bigram prob alone.
+  CHECK(score({id("b"), id("c")}, "c").log10_prob == f("-0.2"));
+  // Unigram d after (b, c): p(d) + bo(b) + bo(c b absent = 0); "b d" is a blank (suffix of "a b d").
+  const auto blank = score({id("b"), id("c")}, "d");
+  CHECK(blank.log10_prob == f("-1.2") + f("-0.2"));
+  CHECK(blank.ngram_length == 2);
+  // Float32 additions in KenLM's order: prob, then back-offs shortest first.
+  const auto two_backoffs = score({id("b"), id("a")}, "zz");  // p(<unk>) + bo(b) + bo(a b)
+  CHECK(two_backoffs.log10_prob == (f("-1.0") + f("-0.2")) + f("-0.25"));
+  CHECK(two_backoffs.ngram_length == 1);
+  // OOV in the history matches <unk> n-grams.
+  CHECK(score({ppl::kUnknownWord}, "b").log10_prob == f("-0.5"));
+  CHECK(score({ppl::kUnknownWord}, "b").ngram_length == 2);
+  // No history (null context): the unigram.
+  CHECK(score({}, "c").log10_prob == f("-0.9"));
+}
+
+TEST_CASE("lines, OOVs and the null context", "[ppl][query]") {
+  const auto model = load_text(kEdgeArpa);
+  std::vector<std::string_view> tokens{"zz", "b", "c"};
+  std::vector<ppl::ScoredWord> words;
+  const auto line = ppl::score_line(*model, tokens, ppl::ContextMode::sentence, &words);
+  CHECK(line.oovs == 1);
+  CHECK(line.stats.tokens == 4);  // three words and </s>
+  CHECK(line.total == f("-2.55"));
+  REQUIRE(words.size() == 4);
+  CHECK(words[3].surface == "</s>");
+  CHECK(line.stats.oov_log10_total == static_cast<double>(f("-1.5")));  // p(<unk>) + bo(<s>)
+
+  const auto null_line = ppl::score_line(*model, tokens, ppl::ContextMode::null, nullptr);
+  CHECK(null_line.stats.tokens == 3);  // no </s>
+  CHECK(null_line.oovs == 1);
+  CHECK(null_line.total == (f("-1.0") + (f("-0.5"))) + f("-0.2"));
+
+  const auto empty_sentence = ppl::score_line(*model, {}, ppl::ContextMode::sentence, nullptr);
+  CHECK(empty_sentence.stats.tokens == 1);  // </s> after <s>
+  const auto empty_null = ppl::score_line(*model, {}, ppl::ContextMode::null, nullptr);
+  CHECK(empty_null.stats.tokens == 0);
+}
+
+TEST_CASE("CLI: KenLM output, unterminated last line, empty input", "[ppl][cli]") {
+  TempFile arpa(kEdgeArpa, ".arpa");
+  const auto summary = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "-v", "summary"}, "a b c\n");
+  REQUIRE(summary.exit_code == 0);
+  CHECK(summary.out.find("Tokens:\t4\n") != std::string::npos);
+  // A last line without '\n' is scored like any line (KenLM drops its </s> and total).
+  const auto unterminated = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, "a b c");
+  CHECK(unterminated.out == run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, "a b c\n").out);
+  const auto empty = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, "");
+  CHECK(empty.out == "Perplexity including OOVs:\tNaN\nPerplexity excluding OOVs:\tNaN\nOOVs:\t0\nTokens:\t0\n");
+  const auto null_empty_line = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "-n"}, "\n");
+  CHECK(null_empty_line.out.starts_with("Total: 0 OOV: 0\n"));
+  // Word level only: words of all lines on one output line.
+  const auto word_only = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "-v", "word"}, "a\nb\n");
+  // </s> after "<s> a": p(</s>) + bo(a) + bo(<s> a); b after <s>: p(b) + bo(<s>); </s>: p(</s>) + bo(b).
+  CHECK(word_only.out == "a=3 2 -0.3\t</s>=2 1 -1.2\tb=4 1 -1.2\t</s>=2 1 -1\t");
+}
+
+TEST_CASE("CLI: evalcli report, BPC/BPB over the raw text, signature", "[ppl][cli]") {
+  TempFile arpa(kEdgeArpa, ".arpa");
+  const auto result = run_cli({"ppl", "--lm", arpa.path(), "-f", "json", "--per-doc"}, "a b c\nzz\n");
+  REQUIRE(result.exit_code == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["schema"] == "evalcli-report/1");
+  CHECK(report["tokens"] == 6);
+  CHECK(report["oovs"] == 1);
+  CHECK(report["chars"] == 9);  // "a b c\n" + "zz\n"
+  CHECK(report["bytes"] == 9);
+  const double log10_total = report["log10_total"].get<double>();
+  CHECK(report["bpb"].get<double>() == -(log10_total * std::log(10.0) / 9) / std::log(2.0));
+  CHECK(report["sentences"].size() == 2);
+  const std::string signature = report["signature"];
+  CHECK(signature.find("mode:arpa") != std::string::npos);
+  CHECK(signature.find("order:3") != std::string::npos);
+  CHECK(signature.find("tok:none") != std::string::npos);
+  CHECK(signature.find("lm-md5:") != std::string::npos);
+  // A tokenizer from the shared pipeline changes tokens and the signature.
+  const auto tokenized = run_cli({"ppl", "--lm", arpa.path(), "--tokenize", "13a", "-f", "json"}, "a b.\n");
+  REQUIRE(tokenized.exit_code == 0);
+  const auto tokenized_report = nlohmann::json::parse(tokenized.out);
+  CHECK(tokenized_report["words"] == 3);  // a b .
+  CHECK(tokenized_report["signature"].get<std::string>().find("tok:13a-v1") != std::string::npos);
+  CHECK(tokenized_report["chars"] == 5);  // the raw text, not the tokens
+}
+
+TEST_CASE("ARPA accepted forms", "[ppl][arpa]") {
+  // Comments before \data\, CRLF line ends, missing back-off columns, a
+  // highest-order back-off of 0, exponent notation, blank lines in a section.
+  const std::string arpa =
+      "# comment\n\n\\data\\\r\nngram 1=4\nngram 2=2\n\n\\1-grams:\r\n-1e0\t<unk>\n-99\t<s>\t-5E-1\r\n"
+      "-0.5\t</s>\n\n-0.25\tw\t0\n\\2-grams:\n-0.1  <s>\t w\t0\n-0.2\tw </s>\r\n\\end\\\n\n";
+  const auto model = load_text(arpa);
+  CHECK(model->order() == 2);
+  CHECK(model->score(std::vector<ppl::WordId>{model->begin_sentence()}, model->index("w")).log10_prob == f("-0.1"));
+  CHECK(model->score(std::vector<ppl::WordId>{model->index("w")}, ppl::kUnknownWord).log10_prob == f("-1"));
+}
+
+TEST_CASE("ARPA rejected forms name the line", "[ppl][arpa]") {
+  const std::string head = "\\data\\\nngram 1=4\nngram 2=1\n\n\\1-grams:\n-1\t<unk>\n-99\t<s>\t-0.5\n-0.5\t</s>\n";
+  const std::string bigram = "\\2-grams:\n-0.1\t<s> w\n\n\\end\\\n";
+  CHECK_THAT(load_error("junk\n" + head), Catch::Contains(":1: first non-empty line was \"junk\" not \\data\\."));
+  CHECK_THAT(load_error(std::string("mmap lm http://kheafield.com/code\0\0", 35)), Catch::Contains("KenLM binary"));
+  CHECK_THAT(load_error(head + "-0.25 w\n" + bigram), Catch::Contains(":9: Expected tab after probability"));
+  CHECK_THAT(load_error(head + "0.25\tw\n" + bigram), Catch::Contains("Positive log probability"));
+  CHECK_THAT(load_error(head + "-0.25\tw\n" + "\\2-grams:\n-0.1\t<s> v\n\n\\end\\\n"),
+             Catch::Contains(":11: Word v was not seen in the unigrams"));
+  CHECK_THAT(load_error(head + "-0.25\tw\n" + "\\2-grams:\n-0.1\t<s> w\t-0.5\n\n\\end\\\n"),
+             Catch::Contains("Non-zero backoff -0.5"));
+  CHECK_THAT(load_error(head + "-0.25\tw\tx\n" + bigram), Catch::Contains("Could not parse \"x\""));
+  CHECK_THAT(load_error(head + "-0.25\tw\t-inf\n" + bigram), Catch::Contains("Bad backoff"));
+  CHECK_THAT(load_error(head + "-0.25\tw\n" + bigram + "junk\n"), Catch::Contains(":14: Trailing line junk"));
+  CHECK_THAT(load_error(head + "-0.25\tw\n" + "\\2-grams:\n-0.1\t<s> w\n"), Catch::Contains("End of file"));
+  CHECK_THAT(load_error(head + bigram), Catch::Contains(":9: the \\1-grams: section has 3 entries but \\data\\ announced 4"));
+  CHECK_THAT(load_error(head + "-0.25\tw\n-0.3\tv\n" + bigram), Catch::Contains("Was expecting n-gram header \\2-grams:"));
+  CHECK_THAT(load_error("\\data\\\nngram 1=1\n\n\\1-grams:\n-1\t<s>\n\n\\end\\\n"),
+             Catch::Contains("at least a bigram model"));
+  CHECK_THAT(load_error("\\data\\\nngram 1=3\nngram 2=1\n\n\\1-grams:\n-1\t<unk>\n-1\t<s>\n-1\tw\n\\2-grams:\n-1\t<s> w\n\\end\\\n"),
+             Catch::Contains("missing </s>"));
+  CHECK_THAT(load_error("\\data\\\nngram 1=3\nngram 3=1\n\n"), Catch::Contains("consecutive starting with 1"));
+  // A 3-gram whose context is not a 2-gram.
+  CHECK_THAT(load_error("\\data\\\nngram 1=4\nngram 2=1\nngram 3=1\n\n\\1-grams:\n-1\t<s>\t-1\n-1\t</s>\n-1\ta\t-1\n"
+                        "-1\tb\t-1\n\\2-grams:\n-1\ta b\t-1\n\\3-grams:\n-1\tb a b\n\\end\\\n"),
+             Catch::Contains("The context of every 3-gram should appear as a 2-gram"));
+}
+
+TEST_CASE("ARPA without <unk>: -100 and a warning", "[ppl][arpa]") {
+  std::ostringstream warnings;
+  const auto model = load_text(
+      "\\data\\\nngram 1=3\nngram 2=1\n\n\\1-grams:\n-1\t<s>\t-0.5\n-1\t</s>\n-1\tw\n\\2-grams:\n-1\t<s> w\n\\end\\\n",
+      &warnings);
+  CHECK(warnings.str() == "The ARPA file is missing <unk>.  Substituting log10 probability -100.\n");
+  CHECK(!model->has_unknown());
+  CHECK(model->score(std::vector<ppl::WordId>{}, ppl::kUnknownWord).log10_prob == -100.0f);
+}
+
+TEST_CASE("compressed models and input are detected by content", "[ppl][decompress]") {
+  for (const std::string kind : {"gz", "bz2", "xz"}) {
+    INFO(kind);
+    TempFile arpa(compress(kEdgeArpa, kind), ".model");  // no telling suffix
+    const auto plain_model = load_text(kEdgeArpa);
+    const auto model = ppl::NgramModel::load(arpa.path(), nullptr);
+    CHECK(model->md5() == plain_model->md5());  // MD5 of the uncompressed text
+    const auto from_compressed = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, compress("a b c\nzz\n", kind));
+    TempFile plain(kEdgeArpa, ".arpa");
+    CHECK(from_compressed.out == run_cli({"ppl", "--lm", plain.path(), "--kenlm-output"}, "a b c\nzz\n").out);
+  }
+  TempFile truncated(compress(kEdgeArpa, "gz").substr(0, 40), ".gz");
+  CHECK_THROWS_AS(ppl::NgramModel::load(truncated.path(), nullptr), evalcli::Error);
+}
+
+TEST_CASE("JSONL log-probs: metrics and validation", "[ppl][logprobs]") {
+  std::vector<std::string> warnings;
+  const auto doc = ppl::score_document(R"({"id": 7, "text": "a b\n", "tokens": ["a", " b", "\n"], "logprobs": [null, -1.5, -0.5]})",
+                                       ppl::LogBase::e, "f:1", warnings);
+  CHECK(doc.stats.scored_tokens == 2);
+  CHECK(doc.stats.logprob_sum == -2.0);
+  CHECK(doc.stats.chars == 4);
+  CHECK(doc.stats.words == 3);  // lm-eval: trailing whitespace adds an empty word
+  CHECK(doc.id == 7);
+  CHECK(warnings.empty());
+
+  const auto base10 = ppl::score_document(R"({"text": "x", "logprobs": [-1]})", ppl::LogBase::ten, "f:2", warnings);
+  CHECK(base10.stats.logprob_sum == -std::log(10.0));
+
+  const auto from_tokens = ppl::score_document(R"({"tokens": ["\u00e9", "b"], "logprobs": [-1, -1]})", ppl::LogBase::e, "f:3", warnings);
+  CHECK(from_tokens.stats.bytes == 3);
+  CHECK(from_tokens.stats.chars == 2);
+
+  const auto no_text = ppl::score_document(R"({"logprobs": [-1]})", ppl::LogBase::e, "f:4", warnings);
+  CHECK(no_text.stats.docs_without_text == 1);
+
+  ppl::score_document(R"({"text": "x", "logprobs": [1e-7]})", ppl::LogBase::e, "f:5", warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("f:5: field \"logprobs\"[0] is positive"));
+
+  const auto error = [&](const std::string& line) {
+    try {
+      ppl::score_document(line, ppl::LogBase::e, "f:9", warnings);
+    } catch (const evalcli::Error& e) {
+      CHECK(e.code() == evalcli::ExitCode::input_data);
+      return std::string(e.what());
+    }
+    FAIL("accepted: " << line);
+    return std::string();
+  };
+  CHECK_THAT(error(R"({"text": "x", "tokens": ["a"], "logprobs": [-1, -2]})"),
+             Catch::Contains("f:9: fields \"tokens\" and \"logprobs\" have different lengths (1 vs 2)"));
+  CHECK_THAT(error(R"({"text": "x"})"), Catch::Contains("f:9: field \"logprobs\" is missing"));
+  CHECK_THAT(error(R"({"text": "x", "logprobs": ["-1"]})"), Catch::Contains("\"logprobs\"[0] must be a number"));
+  CHECK_THAT(error(R"({"text": "x", "logprobs": [-1e999]})"), Catch::Contains("f:9"));
+  CHECK_THAT(error(R"({"text": 3, "logprobs": []})"), Catch::Contains("field \"text\" must be a string"));
+  CHECK_THAT(error("[1]"), Catch::Contains("expected a JSON object"));
+  CHECK_THAT(error("{"), Catch::Contains("not valid JSON"));
+}
+
+TEST_CASE("lm-eval word count: whitespace runs + 1", "[ppl][logprobs]") {
+  CHECK(ppl::lm_eval_word_count(U"") == 1);
+  CHECK(ppl::lm_eval_word_count(U"a b c\n") == 4);
+  CHECK(ppl::lm_eval_word_count(U" a\u3000\u3000b ") == 4);
+  CHECK(ppl::lm_eval_word_count(U"a\r\nb") == 2);
+}
+
+TEST_CASE("CLI: JSONL mode end to end and usage errors", "[ppl][cli]") {
+  TempFile jsonl("{\"text\": \"ab\", \"logprobs\": [-1, -1]}\n\n{\"text\": \"c\\n\", \"logprobs\": [null, -2]}\n", ".jsonl");
+  const auto result = run_cli({"ppl", "--logprobs", jsonl.path(), "-f", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["docs"] == 2);
+  CHECK(report["scored_tokens"] == 3);
+  CHECK(report["ppl_token"].get<double>() == std::exp(-(-4.0 / 3)));
+  CHECK(report["bpc"].get<double>() == -(-4.0 / 4) / std::log(2.0));
+  CHECK(report["signature"].get<std::string>().find("mode:logprobs|base:e") != std::string::npos);
+
+  TempFile bad("{\"text\": \"ab\", \"logprobs\": [-1]}\n{\"text\": \"ab\", \"tokens\": [\"a\"], \"logprobs\": []}\n", ".jsonl");
+  const auto failed = run_cli({"ppl", "--logprobs", bad.path()});
+  CHECK(failed.exit_code == 3);
+  CHECK_THAT(failed.err, Catch::Contains(bad.path() + ":2: fields \"tokens\" and \"logprobs\""));
+
+  CHECK(run_cli({"ppl"}).exit_code == 2);
+  CHECK(run_cli({"ppl", "--logprobs", jsonl.path(), "--logprob-base", "3"}).exit_code == 2);
+  CHECK(run_cli({"ppl", "--logprobs", jsonl.path(), "-n"}).exit_code == 2);
+  CHECK(run_cli({"ppl", "--lm", "/nonexistent.arpa"}, "a\n").exit_code == 3);
+}
+
+TEST_CASE("shared edge models: KenLM's load errors", "[ppl][arpa]") {
+  const auto parent = shared_parent();
+  if (!parent) return;
+  const auto edge = *parent / "shared/corpora/lm/edge";
+  const auto error_of = [&](const char* name) {
+    const auto r = run_cli({"ppl", "--lm", (edge / name).string()}, "a\n");
+    CHECK(r.exit_code == 3);
+    return r.err;
+  };
+  CHECK_THAT(error_of("posprob.arpa"), Catch::Contains("Positive log probability"));
+  CHECK_THAT(error_of("nocontext.arpa"), Catch::Contains("The context of every 3-gram should appear as a 2-gram"));
+  CHECK_THAT(error_of("hobo.arpa"), Catch::Contains("Non-zero backoff"));
+  CHECK_THAT(error_of("junkheader.arpa"), Catch::Contains("first non-empty line was"));
+  // <UNK> spelling is the unknown word.
+  const auto upper = run_cli({"ppl", "--lm", (edge / "upperunk.arpa").string(), "--kenlm-output"}, "zz b\n");
+  const auto lower = run_cli({"ppl", "--lm", (edge / "edge.arpa").string(), "--kenlm-output"}, "zz b\n");
+  CHECK(upper.exit_code == 0);
+  CHECK(upper.out == lower.out);
+}
