@@ -182,3 +182,27 @@ TEST_CASE("ppl goldens: every case of shared/golden/ppl", "[conformance][ppl]") 
     }
   }
 }
+
+// ARPA mode over the RAW text with --tokenize 13a (the model's tokenization)
+// gives KenLM's numbers, and its BPC/BPB equal the log-prob golden made from
+// the same KenLM run up to the float32 line totals (spec 1.8: the JSONL
+// values are per-word float32 converted in double; relative gap ~1e-8).
+TEST_CASE("ppl: ARPA mode on raw text with --tokenize 13a agrees with the JSONL golden", "[conformance][ppl]") {
+  const auto parent = shared_parent();
+  if (!parent) return;
+  const auto kenlm = read_json(*parent / "shared/golden/ppl/kenlm_en-o3_test1.json")["expected"];
+  const auto lp = read_json(*parent / "shared/golden/ppl/lp_en-o3_test1.json")["expected"];
+  const auto raw = evalcli::test::read_file(*parent / "shared/corpora/lm/test/test1.en.raw");
+  const auto result = run_cli({"ppl", "--lm", (*parent / "shared/corpora/lm/arpa/en.o3.arpa.gz").string(),
+                               "--tokenize", "13a", "-f", "json"},
+                              raw);
+  REQUIRE(result.exit_code == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["ppl_including_oovs"].get<double>() == kenlm["perplexity_including_oovs"].get<double>());
+  CHECK(report["tokens"] == kenlm["tokens"]);
+  CHECK(report["chars"] == lp["chars"]);
+  CHECK(report["bytes"] == lp["bytes"]);
+  CHECK(report["bpc"].get<double>() == Approx(lp["bpc"].get<double>()).epsilon(1e-7));
+  CHECK(report["bpb"].get<double>() == Approx(lp["bpb"].get<double>()).epsilon(1e-7));
+  CHECK(report["signature"].get<std::string>().find("tok:13a-v1") != std::string::npos);
+}
