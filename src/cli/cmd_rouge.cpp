@@ -1,13 +1,351 @@
-// `evalcli rouge`: not implemented yet (see the project's issues).
-#include "evalcli/cli/cli.hpp"
+// `evalcli rouge`: ROUGE with rouge-score 0.1.2 numbers (default) or
+// ROUGE-1.5.5.pl numbers (--compat rouge155), docs/rouge.md.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "evalcli/cli/common.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/format.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/io/atomic_file.hpp"
+#include "evalcli/metrics/rouge.hpp"
+#include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
+namespace {
 
-void add_rouge_command(CLI::App& app, Streams&) {
-  auto* cmd = app.add_subcommand("rouge", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error(ExitCode::usage, "'evalcli rouge' is not implemented yet"); });
+struct RougeCommandOptions {
+  InputOptions input;
+  OutputOptions output;
+  std::string compat = "rouge-score";
+  std::vector<std::string> types;
+  bool stem = false;
+  std::string sentence_sep;
+  std::string tokenizer;
+  std::vector<std::string> normalizers;
+  int bootstrap = 0;
+  unsigned seed = 42;
+  double confidence = 0.95;
+  // ROUGE-1.5.5
+  std::string rouge155_data;
+  std::string rouge155_flags;
+  bool rouge155_output = false;
+  int max_ngram = 4;
+  bool no_lcs = false;
+  std::string wlcs_weight;
+  int skip_distance = -1;
+  bool stopwords = false;
+  std::string scoring = "A";
+  double alpha = 0.5;
+  int counting = 0;
+  int word_limit = 0;
+  int byte_limit = 0;
+  int resamples = 1000;
+  bool per_doc = false;
+};
+
+// "tab" -> TAB, "newline" -> "\n", "none"/"" -> none, anything else literally.
+std::pair<std::u32string, std::string> sentence_separator(const std::string& value) {
+  if (value.empty() || value == "none") return {U"", "none"};
+  if (value == "tab") return {U"\t", "tab"};
+  if (value == "newline") return {U"\n", "newline"};
+  return {utf8::decode_or_throw(value, "--sentence-sep"), "lit[" + value + "]"};
+}
+
+void warn_if_mostly_non_ascii(std::size_t chars, std::size_t non_ascii, Streams& io) {
+  if (chars == 0 || non_ascii * 2 <= chars) return;
+  io.err << fmt::format(
+      "evalcli: warning: {:.0f}% of the non-space characters are non-ASCII, and the default ROUGE tokenizer keeps "
+      "only ASCII letters and digits: scores would be near 0 and meaningless.\n"
+      "hint: use --tokenize zh-char (Chinese characters), zh-jieba (Chinese words), ja-mecab, intl or char\n",
+      100.0 * static_cast<double>(non_ascii) / static_cast<double>(chars));
+}
+
+nlohmann::ordered_json prf_json(const PRF& s) {
+  return {{"precision", s.precision}, {"recall", s.recall}, {"fmeasure", s.fmeasure}};
+}
+
+// ------------------------------------------------------------ rouge-score
+
+void run_rouge_score(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
+  RougeScoreOptions options;
+  for (const auto& list : o.types) {
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      const auto comma = list.find(',', start);
+      const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!name.empty()) options.types.push_back(parse_rouge_score_type(name));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  options.stem = o.stem;
+  std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
+  options.tokenizer = o.tokenizer;
+  options.normalizers = o.normalizers;
+  if (o.bootstrap < 0) throw usage_error("--bootstrap must be >= 0");
+  if (!(o.confidence > 0 && o.confidence < 1)) throw usage_error("--confidence must be within 0 and 1 (e.g. 0.95)");
+  const RougeScoreMetric metric(options);
+
+  const CorpusSpec spec = make_corpus_spec(o.input, io.in);
+  const auto results = compute_corpus_stats({&metric}, spec, true);
+  if (metric.uses_ascii_tokenizer()) warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), io);
+  const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
+  const std::string extra =
+      o.bootstrap > 0 ? fmt::format("boot:{}|seed:{}|ci:{}", o.bootstrap, o.seed, o.confidence) : std::string();
+  const std::string signature = full_signature(nrefs, metric.signature(), extra);
+  const auto& types = metric.options().types;
+  const int width = cmd->count("--width") > 0 ? o.output.width : 5;
+
+  nlohmann::ordered_json documents = nlohmann::ordered_json::array();
+  std::string text;
+  for (const auto& system : results[0]) {
+    const std::size_t n = system.rows.size();
+    std::vector<std::vector<PRF>> rows_by_type(types.size());
+    std::vector<PRF> means(types.size());
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      std::vector<double> columns[3];
+      for (const auto& row : system.rows) {
+        rows_by_type[t].push_back({row[3 * t], row[3 * t + 1], row[3 * t + 2]});
+        for (int c = 0; c < 3; ++c) columns[c].push_back(row[3 * t + c]);
+      }
+      // Means as the goldens (math.fsum / n): the correctly rounded sum.
+      means[t] = {exact_sum(columns[0]) / n, exact_sum(columns[1]) / n, exact_sum(columns[2]) / n};
+    }
+    std::vector<RougeInterval> intervals;
+    if (o.bootstrap > 0) intervals = rouge_score_bootstrap(rows_by_type, o.seed, o.bootstrap, o.confidence);
+
+    auto report = make_report(metric, nrefs, system, o.output.sentence_level);
+    report["score"] = means.empty() ? 0.0 : means[0].fmeasure;
+    report["signature"] = signature;
+    nlohmann::ordered_json by_type = nlohmann::ordered_json::object();
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      auto entry = prf_json(means[t]);
+      if (!intervals.empty()) {
+        entry["low"] = prf_json(intervals[t].low);
+        entry["mid"] = prf_json(intervals[t].mid);
+        entry["high"] = prf_json(intervals[t].high);
+      }
+      by_type[types[t].name()] = entry;
+    }
+    report["types"] = by_type;
+    if (o.bootstrap > 0) {
+      report["bootstrap"] = {{"n_samples", o.bootstrap}, {"seed", o.seed}, {"confidence", o.confidence}};
+    }
+    if (o.output.sentence_level) {
+      nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+      for (std::size_t i = 0; i < n; ++i) {
+        nlohmann::ordered_json pair = nlohmann::ordered_json::object();
+        for (std::size_t t = 0; t < types.size(); ++t) pair[types[t].name()] = prf_json(rows_by_type[t][i]);
+        pairs.push_back(pair);
+      }
+      report["sentences"] = pairs;
+    }
+    documents.push_back(report);
+
+    const std::string prefix = results[0].size() > 1 ? system.system + ": " : "";
+    auto fixed = [&](double v) { return format_fixed(v, width); };
+    if (o.output.sentence_level) {
+      for (std::size_t i = 0; i < n; ++i) {
+        std::string line = prefix;
+        for (std::size_t t = 0; t < types.size(); ++t) {
+          const PRF& s = rows_by_type[t][i];
+          line += fmt::format("{}{} P {} R {} F {}", t ? "  " : "", types[t].name(), fixed(s.precision),
+                              fixed(s.recall), fixed(s.fmeasure));
+        }
+        text += line + "\n";
+      }
+    } else if (o.output.score_only) {
+      text += prefix + fixed(means.empty() ? 0.0 : means[0].fmeasure) + "\n";
+    } else {
+      text += fmt::format("{}ROUGE|{}\n", prefix, signature);
+      text += fmt::format("{:<10} {:>{}} {:>{}} {:>{}}\n", "type", "precision", width + 2, "recall", width + 2,
+                          "fmeasure", width + 2);
+      for (std::size_t t = 0; t < types.size(); ++t) {
+        text += fmt::format("{:<10} {:>{}} {:>{}} {:>{}}\n", types[t].name(), fixed(means[t].precision), width + 2,
+                            fixed(means[t].recall), width + 2, fixed(means[t].fmeasure), width + 2);
+      }
+      if (!intervals.empty()) {
+        text += fmt::format("bootstrap: {} samples, seed {}, {}% interval (low / mid / high)\n", o.bootstrap, o.seed,
+                            o.confidence * 100);
+        for (std::size_t t = 0; t < types.size(); ++t) {
+          const auto& iv = intervals[t];
+          text += fmt::format("{:<10} P {} / {} / {}  R {} / {} / {}  F {} / {} / {}\n", types[t].name(),
+                              fixed(iv.low.precision), fixed(iv.mid.precision), fixed(iv.high.precision),
+                              fixed(iv.low.recall), fixed(iv.mid.recall), fixed(iv.high.recall),
+                              fixed(iv.low.fmeasure), fixed(iv.mid.fmeasure), fixed(iv.high.fmeasure));
+        }
+      }
+    }
+  }
+  const std::string json = (documents.size() == 1 ? documents[0].dump(2) : documents.dump(2)) + "\n";
+  if (!o.output.json_out.empty()) io::write_file_atomically(o.output.json_out, json);
+  io.out << (o.output.format == "json" ? json : text);
+}
+
+// ------------------------------------------------------------ ROUGE-1.5.5
+
+// Perl's default number stringification (%.15g) for -t per-document values.
+std::string perl_number(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.15g", v);
+  return buffer;
+}
+
+Rouge155Options rouge155_options(const RougeCommandOptions& o, CLI::App* cmd) {
+  Rouge155Options options;
+  // Without --rouge155-flags: pyrouge's default flags, then the long options.
+  parse_rouge155_flags(o.rouge155_flags.empty() ? "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a" : o.rouge155_flags, options);
+  auto given = [cmd](const char* name) { return cmd->count(name) > 0; };
+  if (given("--max-ngram")) options.max_ngram = o.max_ngram;
+  if (given("--no-lcs")) options.lcs = false;
+  if (given("--wlcs-weight")) options.wlcs_weight = o.wlcs_weight;
+  if (given("--skip-distance")) options.skip_distance = o.skip_distance;
+  if (given("--stopwords")) options.stopwords = true;
+  if (given("--stem")) options.stem = true;
+  if (given("--scoring")) options.scoring = o.scoring == "B" ? 'B' : 'A';
+  if (given("--alpha")) options.alpha = o.alpha;
+  if (given("--counting")) options.counting = o.counting;
+  if (given("--word-limit")) options.word_limit = o.word_limit;
+  if (given("--byte-limit")) options.byte_limit = o.byte_limit;
+  if (given("--resamples")) options.resamples = o.resamples;
+  if (given("--per-doc")) options.per_doc = true;
+  if (!o.rouge155_data.empty()) {
+    options.data_dir = o.rouge155_data;
+  } else if (options.data_dir.empty()) {
+    if (const char* home = std::getenv("ROUGE_EVAL_HOME")) options.data_dir = home;
+  }
+  std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
+  options.tokenizer = o.tokenizer;
+  options.normalizers = o.normalizers;
+  return options;
+}
+
+void run_rouge155(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
+  if (!o.types.empty()) throw usage_error("--types is for --compat rouge-score; ROUGE-1.5.5 measures come from its flags");
+  const Rouge155Metric metric(rouge155_options(o, cmd));
+  const auto& options = metric.options();
+  const CorpusSpec spec = make_corpus_spec(o.input, io.in);
+  const auto results = compute_corpus_stats({&metric}, spec, true);
+  const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
+  const std::string signature = full_signature(nrefs, metric.signature());
+  const auto& measures = metric.measures();
+  const std::string confidence = fmt::format("{}", options.confidence);
+
+  nlohmann::ordered_json documents = nlohmann::ordered_json::array();
+  std::string report_text;
+  for (const auto& system : results[0]) {
+    const std::string peer = results[0].size() > 1 ? system.system : "S";
+    auto report = make_report(metric, nrefs, system, false);
+    report["signature"] = signature;
+    nlohmann::ordered_json by_measure = nlohmann::ordered_json::object();
+    for (std::size_t m = 0; m < measures.size(); ++m) {
+      std::vector<std::array<double, 3>> rows;
+      for (const auto& row : system.rows) rows.push_back({row[3 * m], row[3 * m + 1], row[3 * m + 2]});
+      const Rouge155Average average = rouge155_average(rows, options);
+      const std::string& label = measures[m].label;
+      report_text += "---------------------------------------------\n";
+      nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+      if (options.counting == 2) {
+        report_text += fmt::format("{} {} M_count: {} P_count: {} H_count: {}\n", peer, label, average.counts[0],
+                                   average.counts[1], average.counts[2]);
+        entry = {{"M_count", average.counts[0]}, {"P_count", average.counts[1]}, {"H_count", average.counts[2]}};
+      } else {
+        const char* names[3] = {"R", "P", "F"};
+        for (int c = 0; c < 3; ++c) {
+          report_text += fmt::format("{} {} Average_{}: {} ({}%-conf.int. {} - {})\n", peer, label, names[c],
+                                     average.avg[c], confidence, average.low[c], average.high[c]);
+          entry[names[c]] = {{"avg", std::stod(average.avg[c])},
+                             {"ci_low", std::stod(average.low[c])},
+                             {"ci_high", std::stod(average.high[c])}};
+        }
+        if (options.counting == 0) {
+          nlohmann::ordered_json plain = nlohmann::ordered_json::object();
+          for (int c = 0; c < 3; ++c) {
+            double sum = 0;
+            for (const auto& row : rows) sum += row[c];
+            plain[names[c]] = rows.empty() ? 0.0 : sum / static_cast<double>(rows.size());
+          }
+          entry["plain_mean"] = plain;
+        }
+      }
+      by_measure[label] = entry;
+      if (options.per_doc) {
+        report_text += ".............................................\n";
+        for (std::size_t d = 0; d < rows.size(); ++d) {
+          auto value = [&](double v) { return options.counting != 0 ? perl_number(v) : perl_fixed5(v); };
+          report_text += fmt::format("{} {} Eval {:06d}.{} R:{} P:{} F:{}\n", peer, label, d, peer, value(rows[d][0]),
+                                     value(rows[d][1]), value(rows[d][2]));
+        }
+      }
+    }
+    report["measures"] = by_measure;
+    documents.push_back(report);
+  }
+  const std::string json = (documents.size() == 1 ? documents[0].dump(2) : documents.dump(2)) + "\n";
+  if (!o.output.json_out.empty()) io::write_file_atomically(o.output.json_out, json);
+  if (o.output.format == "json") {
+    io.out << json;
+  } else if (o.rouge155_output) {
+    io.out << report_text;
+  } else {
+    io.out << "ROUGE-1.5.5|" << signature << "\n" << report_text;
+  }
+}
+
+void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
+  const bool rouge155_only = cmd->count("--rouge155-flags") + cmd->count("--rouge155-output") +
+                                 cmd->count("--max-ngram") + cmd->count("--no-lcs") + cmd->count("--wlcs-weight") +
+                                 cmd->count("--skip-distance") + cmd->count("--stopwords") + cmd->count("--scoring") +
+                                 cmd->count("--alpha") + cmd->count("--counting") + cmd->count("--word-limit") +
+                                 cmd->count("--byte-limit") + cmd->count("--resamples") + cmd->count("--per-doc") >
+                             0;
+  if (o.compat == "rouge155") return run_rouge155(o, cmd, io);
+  if (rouge155_only) throw usage_error("ROUGE-1.5.5 options need --compat rouge155");
+  run_rouge_score(o, cmd, io);
+}
+
+}  // namespace
+
+void add_rouge_command(CLI::App& app, Streams& io) {
+  auto o = std::make_shared<RougeCommandOptions>();
+  auto* cmd = app.add_subcommand("rouge", "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)");
+  add_input_options(cmd, o->input);
+  add_output_options(cmd, o->output);
+  cmd->add_option("--compat", o->compat, "rouge-score (default, HF evaluate numbers) or rouge155 (ROUGE-1.5.5.pl)")
+      ->check(CLI::IsMember({"rouge-score", "rouge155"}));
+  cmd->add_option("--types", o->types, "rouge-score types, comma-separated: rouge1..rouge9, rougeL, rougeLsum");
+  cmd->add_flag("--stem", o->stem, "Porter stemming (rouge-score: NLTK variant; rouge155: -m)");
+  cmd->add_option("--sentence-sep", o->sentence_sep,
+                  "sentence separator inside a line for rougeLsum / ROUGE-1.5.5 sentences: tab, newline, none or a "
+                  "literal such as <n>");
+  cmd->add_option("--tokenize", o->tokenizer,
+                  "a shared-pipeline tokenizer instead of the ASCII one: zh-char, zh-jieba, ja-mecab, intl, char, ...");
+  cmd->add_option("--normalize", o->normalizers, "normalizers applied before tokenizing, in order");
+  cmd->add_option("--bootstrap", o->bootstrap, "rouge-score BootstrapAggregator samples (0 = off; HF uses 1000)");
+  cmd->add_option("--seed", o->seed, "bootstrap seed (numpy.random.seed)");
+  cmd->add_option("--confidence", o->confidence, "bootstrap confidence interval (rouge-score)");
+  cmd->add_option("--rouge155-data", o->rouge155_data,
+                  "ROUGE-1.5.5 data folder (smart_common_words.txt, WordNet-2.0-exceptions.tsv); else $ROUGE_EVAL_HOME");
+  cmd->add_option("--rouge155-flags", o->rouge155_flags,
+                  "ROUGE-1.5.5.pl flags, e.g. \"-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m\"");
+  cmd->add_flag("--rouge155-output", o->rouge155_output, "print ROUGE-1.5.5's text report byte for byte");
+  cmd->add_option("--max-ngram", o->max_ngram, "ROUGE-1.5.5 -n")->check(CLI::Range(0, 9));
+  cmd->add_flag("--no-lcs", o->no_lcs, "ROUGE-1.5.5 -x");
+  cmd->add_option("--wlcs-weight", o->wlcs_weight, "ROUGE-1.5.5 -w");
+  cmd->add_option("--skip-distance", o->skip_distance, "ROUGE-1.5.5 -2 (negative = unlimited)");
+  cmd->add_flag("--stopwords", o->stopwords, "ROUGE-1.5.5 -s");
+  cmd->add_option("--scoring", o->scoring, "ROUGE-1.5.5 -f A|B")->check(CLI::IsMember({"A", "B"}));
+  cmd->add_option("--alpha", o->alpha, "ROUGE-1.5.5 -p");
+  cmd->add_option("--counting", o->counting, "ROUGE-1.5.5 -t 0|1|2")->check(CLI::Range(0, 2));
+  cmd->add_option("--word-limit", o->word_limit, "ROUGE-1.5.5 -l")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--byte-limit", o->byte_limit, "ROUGE-1.5.5 -b")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--resamples", o->resamples, "ROUGE-1.5.5 -r")->check(CLI::PositiveNumber);
+  cmd->add_flag("--per-doc", o->per_doc, "ROUGE-1.5.5 -d (per-document lines in the report)");
+  cmd->callback([o, cmd, &io] { run_rouge(*o, cmd, io); });
 }
 
 }  // namespace evalcli::cli

@@ -32,6 +32,7 @@ const std::map<std::string, Factory, std::less<>>& registry() {
       {"zh-jieba", tokenizers::make_zh_jieba},
       {"zh-jieba-nohmm", tokenizers::make_zh_jieba_nohmm},
       {"zh-icu", tokenizers::make_zh_icu},
+      {"zh-char", tokenizers::make_zh_char},
       {"ja-icu", tokenizers::make_ja_icu},
       {"ptb", tokenizers::make_ptb},
   };

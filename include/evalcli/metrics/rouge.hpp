@@ -1,0 +1,198 @@
+#pragma once
+// ROUGE in two compatibility modes (docs/rouge.md, shared/specs/rouge.md):
+//
+//  * rouge-score 0.1.2 (Google Research; what HF `evaluate` reports): ASCII
+//    tokenizer, optional NLTK Porter stemmer, rougeN / rougeL / rougeLsum,
+//    per-pair P/R/F, max-F over references, plain mean over pairs, optional
+//    BootstrapAggregator (numpy legacy MT19937 stream).
+//  * ROUGE-1.5.5.pl: its byte-level tokenizer, original Porter + WordNet
+//    exceptions (-m), stop words (-s), ROUGE-N/L/W/S/SU, -f A|B, alpha, -t,
+//    length limits, per-document 5-decimal strings and its drand48 bootstrap.
+//
+// One Metric object per mode carries every requested ROUGE type as its
+// statistics, because the corpus numbers of all types come from the same
+// per-pair tokenization (tokenize once, score many).
+#include <array>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "evalcli/metrics/metric.hpp"
+#include "evalcli/text/pipeline.hpp"
+#include "evalcli/text/porter_stemmer.hpp"
+
+namespace evalcli {
+
+// ------------------------------------------------------------------ pieces
+
+using RougeTokens = std::vector<std::string>;
+
+// rouge-score's default tokenizer: Python lower(), runs outside [a-z0-9] are
+// separators, tokens longer than 3 characters stemmed when `stemmer` is set.
+RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterStemmer* stemmer);
+
+// Tokens as integer ids (equal ids = equal tokens) for the algorithms below.
+using TokenIds = std::vector<int>;
+
+// Overlap of n-grams: sum over distinct n-grams of min(count a, count b).
+long ngram_overlap(const TokenIds& a, const TokenIds& b, int n);
+// Plain LCS length, linear memory.
+std::size_t lcs_length(const TokenIds& a, const TokenIds& b);
+// Marks in `mask` (size of `model`) the model positions on the LCS path that
+// ROUGE-1.5.5 and rouge-score take (backtrack from the end: diagonal on equal
+// tokens, else up when up >= left, else left). Memory O(sqrt(|model|)*|peer|).
+void mark_lcs(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask);
+// The same for ROUGE-1.5.5's weighted LCS (run-length DP with f(k) = k^weight).
+void mark_wlcs(const TokenIds& model, const TokenIds& peer, double weight, std::vector<char>& mask);
+
+// Union-LCS hits (rouge-score rougeLsum, ROUGE-1.5.5 ROUGE-L): sentences of
+// reference (model) and hypothesis (peer).
+long union_lcs_hits(const std::vector<TokenIds>& model, const std::vector<TokenIds>& peer);
+
+// ------------------------------------------------------------ rouge-score
+
+struct RougeScoreType {
+  enum Kind { ngram, lcs, lcs_summary } kind = ngram;
+  int n = 1;
+  std::string name() const;  // "rouge1", "rougeL", "rougeLsum"
+};
+// Parses "rouge1".."rouge9", "rougeL", "rougeLsum"; throws a usage error otherwise.
+RougeScoreType parse_rouge_score_type(const std::string& name);
+
+struct PRF {
+  double precision = 0, recall = 0, fmeasure = 0;
+};
+
+struct RougeScoreOptions {
+  std::vector<RougeScoreType> types;  // default: rouge1, rouge2, rougeL, rougeLsum
+  bool stem = false;
+  // Sentence separator inside a line ("\n" after replacement), for rougeLsum.
+  std::u32string sentence_separator;        // empty = none
+  std::string sentence_separator_label = "none";
+  // A shared-pipeline tokenizer instead of rouge-score's ASCII one (then no stemming).
+  std::string tokenizer;  // empty = rouge-score default
+  std::vector<std::string> normalizers;
+};
+
+class RougeScoreMetric : public Metric {
+ public:
+  explicit RougeScoreMetric(RougeScoreOptions options);
+  std::string name() const override { return "ROUGE"; }
+  // Per type: precision, recall, fmeasure; then "pairs".
+  std::vector<std::string> stat_names() const override;
+  void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
+  // Mean fmeasure of the first type.
+  double score(std::span<const Stat> stats) const override;
+  std::string signature() const override;
+  nlohmann::json details(std::span<const Stat> stats) const override;
+
+  const RougeScoreOptions& options() const { return options_; }
+  // Scores of one (reference, hypothesis) pair for every type.
+  std::vector<PRF> score_pair(std::u32string_view ref, std::u32string_view hyp) const;
+  // Characters seen and how many were non-ASCII letters/digits (for the warning).
+  std::size_t chars_seen() const { return chars_seen_.load(); }
+  std::size_t non_ascii_alnum_seen() const { return non_ascii_seen_.load(); }
+  bool uses_ascii_tokenizer() const { return !pipeline_tokenizer_; }
+
+ private:
+  std::vector<RougeTokens> sentences(std::u32string_view text) const;
+  RougeTokens tokenize(std::u32string_view text) const;
+
+  RougeScoreOptions options_;
+  std::unique_ptr<text::PorterStemmer> stemmer_;
+  std::unique_ptr<TextPipeline> pipeline_;  // normalizers (+ tokenizer if chosen)
+  bool pipeline_tokenizer_ = false;
+  mutable std::atomic<std::size_t> chars_seen_{0};
+  mutable std::atomic<std::size_t> non_ascii_seen_{0};
+};
+
+// rouge-score BootstrapAggregator: rows[type][pair] -> low/mid/high per type.
+struct RougeInterval {
+  PRF low, mid, high;
+};
+std::vector<RougeInterval> rouge_score_bootstrap(const std::vector<std::vector<PRF>>& rows_by_type,
+                                                 unsigned seed, int n_samples, double confidence);
+
+// Python math.fsum: the correctly rounded sum.
+double exact_sum(std::span<const double> values);
+
+// ----------------------------------------------------------- ROUGE-1.5.5
+
+struct Rouge155Options {
+  int max_ngram = 0;          // -n (0 = no ROUGE-N)
+  bool lcs = true;            // !-x
+  std::optional<std::string> wlcs_weight;  // -w as given ("1.2")
+  std::optional<int> skip_distance;         // -2
+  bool skip_unigram = false;  // -u
+  bool skip_both = false;     // -U
+  bool stem = false;          // -m
+  bool stopwords = false;     // -s
+  char scoring = 'A';         // -f
+  double alpha = 0.5;         // -p
+  int counting = 0;           // -t 0|1|2
+  int word_limit = 0;         // -l
+  int byte_limit = 0;         // -b
+  int resamples = 1000;       // -r
+  double confidence = 95;     // -c
+  bool per_doc = false;       // -d (only changes the text report)
+  std::string data_dir;       // --rouge155-data / ROUGE_EVAL_HOME
+  // Sentence separator inside a line (SPL: one sentence per line).
+  std::u32string sentence_separator;
+  std::string sentence_separator_label = "none";
+  // A shared-pipeline tokenizer: tokens mapped to hex ids (spec section 4).
+  std::string tokenizer;
+  std::vector<std::string> normalizers;
+};
+
+// Parses ROUGE-1.5.5.pl command-line flags ("-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m").
+void parse_rouge155_flags(const std::string& flags, Rouge155Options& options);
+
+struct Rouge155Measure {
+  enum Kind { ngram, lcs, wlcs, skip } kind;
+  int n = 0;                 // ngram order
+  bool unigrams = false;     // SU
+  std::string label;         // "ROUGE-1", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-SU4"
+};
+
+class Rouge155Metric : public Metric {
+ public:
+  explicit Rouge155Metric(Rouge155Options options);
+  std::string name() const override { return "ROUGE-1.5.5"; }
+  // Per measure: R, P, F strings as numbers (or M, P, H counts with -t 1|2).
+  std::vector<std::string> stat_names() const override;
+  void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
+  double score(std::span<const Stat> stats) const override;
+  std::string signature() const override;
+
+  const std::vector<Rouge155Measure>& measures() const { return measures_; }
+  const Rouge155Options& options() const { return options_; }
+
+ private:
+  std::string morph_stem(const std::string& token) const;
+
+  Rouge155Options options_;
+  std::vector<Rouge155Measure> measures_;
+  double weight_ = 1.2;
+  std::unordered_set<std::string> stopwords_;
+  std::unordered_map<std::string, std::string> exceptions_;
+  text::PorterStemmer stemmer_{text::PorterVariant::rouge155};
+  std::unique_ptr<TextPipeline> pipeline_;
+  bool pipeline_tokenizer_ = false;
+};
+
+// One printed ROUGE-1.5.5 average: value strings "%7.5f".
+struct Rouge155Average {
+  std::string avg[3], low[3], high[3];  // R, P, F
+  long counts[3] = {0, 0, 0};            // -t 2: M, P, H totals
+};
+// Its bootstrap over per-document rows [doc][R,P,F] (or counts with -t 1).
+Rouge155Average rouge155_average(const std::vector<std::array<double, 3>>& rows, const Rouge155Options& options);
+
+// Perl sprintf("%7.5f", x).
+std::string perl_fixed5(double x);
+
+}  // namespace evalcli

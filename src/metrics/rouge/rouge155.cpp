@@ -1,0 +1,598 @@
+// ROUGE-1.5.5.pl compatibility (shared/specs/rouge.md section 2). Every
+// per-document number is the 5-decimal string the Perl script computes.
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <sstream>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/metrics/rouge.hpp"
+#include "evalcli/text/unicode.hpp"
+#include "evalcli/text/utf8.hpp"
+
+namespace evalcli {
+namespace {
+
+bool perl_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// Perl split(/\s+/, s): a leading empty field is kept, trailing ones dropped.
+std::vector<std::string> perl_split(const std::string& s) {
+  std::vector<std::string> fields;
+  std::size_t i = 0;
+  if (!s.empty() && perl_space(s[0])) {
+    fields.emplace_back();
+    while (i < s.size() && perl_space(s[i])) ++i;
+  }
+  while (i < s.size()) {
+    std::size_t j = i;
+    while (j < s.size() && !perl_space(s[j])) ++j;
+    fields.push_back(s.substr(i, j - i));
+    while (j < s.size() && perl_space(s[j])) ++j;
+    i = j;
+  }
+  return fields;
+}
+
+std::string join_first(const std::vector<std::string>& words, std::size_t count) {
+  std::string out;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (k > 0) out += ' ';
+    if (k < words.size()) out += words[k];  // Perl: undef past the end
+  }
+  return out;
+}
+
+// s/-/ - /g; s/[^A-Za-z0-9\-]/ /g; trim; squeeze -> split on spaces.
+std::vector<std::string> perl_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty()) words.push_back(std::move(current));
+    current.clear();
+  };
+  for (unsigned char c : text) {
+    if (c == '-') {
+      flush();
+      words.emplace_back("-");
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+      current.push_back(static_cast<char>(c));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return words;
+}
+
+std::string to_hex(const std::string& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 15]);
+  }
+  return out;
+}
+
+double pow_weight(double r, double w) { return std::pow(r, w); }
+
+struct Counts {
+  double model = 0, peer = 0, hit = 0;
+};
+
+}  // namespace
+
+std::string perl_fixed5(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%7.5f", x);
+  return buffer;
+}
+
+namespace {
+
+double rounded5(double x) { return std::strtod(perl_fixed5(x).c_str(), nullptr); }
+
+// The per-document (R, P, F) strings from totals, as computeNGramScore & co.
+std::array<double, 3> document_scores(const Counts& c, double alpha, double inverse_weight) {
+  const double r = c.model != 0 ? rounded5(inverse_weight == 1 ? c.hit / c.model
+                                                               : std::pow(c.hit / c.model, inverse_weight))
+                                : 0.0;
+  const double p = c.peer != 0 ? rounded5(inverse_weight == 1 ? c.hit / c.peer
+                                                              : std::pow(c.hit / c.peer, inverse_weight))
+                               : 0.0;
+  const double denominator = (1 - alpha) * p + alpha * r;
+  const double f = denominator > 0 ? rounded5((p * r) / denominator) : 0.0;
+  return {r, p, f};
+}
+
+std::unordered_map<std::string, int> gram_counts(const TokenIds& tokens, int n, int skip, bool unigrams,
+                                                 bool skip_bigrams, long& total) {
+  std::unordered_map<std::string, int> counts;
+  total = 0;
+  auto add = [&](std::initializer_list<int> ids) {
+    std::string key;
+    for (int id : ids) key.append(reinterpret_cast<const char*>(&id), sizeof id);
+    ++counts[key];
+    ++total;
+  };
+  const long length = static_cast<long>(tokens.size());
+  if (!skip_bigrams) {
+    for (long i = 0; i + n <= length; ++i) {
+      std::string key(reinterpret_cast<const char*>(&tokens[i]), sizeof(int) * n);
+      ++counts[key];
+      ++total;
+    }
+    return counts;
+  }
+  for (long i = 0; i < length - 1; ++i) {
+    if (unigrams) add({tokens[i]});
+    for (long j = i + 1; j < length && (skip < 0 || j <= i + skip + 1); ++j) add({tokens[i], tokens[j]});
+  }
+  return counts;
+}
+
+long clipped_hits(const std::unordered_map<std::string, int>& model, const std::unordered_map<std::string, int>& peer) {
+  long hits = 0;
+  for (const auto& [gram, count] : model) {
+    const auto it = peer.find(gram);
+    if (it != peer.end()) hits += std::min(count, it->second);
+  }
+  return hits;
+}
+
+}  // namespace
+
+// One side (peer or a model) of a document, tokenized both ways ROUGE reads it.
+struct Side {
+  TokenIds tokens;                  // readText: whole summary (N, S, unigram clipping)
+  std::vector<TokenIds> sentences;  // readText_LCS: per sentence (L, W)
+};
+
+void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
+  std::istringstream in(flags);
+  std::vector<std::string> args;
+  for (std::string a; in >> a;) args.push_back(a);
+  auto value = [&](std::size_t& i, const std::string& flag) -> std::string {
+    if (i + 1 >= args.size()) throw usage_error(fmt::format("--rouge155-flags: {} needs a value", flag));
+    return args[++i];
+  };
+  bool n_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() != 2 || a[0] != '-') throw usage_error(fmt::format("--rouge155-flags: unknown argument '{}'", a));
+    try {
+      switch (a[1]) {
+        case 'a': case 'v': break;  // all systems / verbose: nothing to change
+        case 'c': o.confidence = std::stod(value(i, a)); break;
+        case 'd': o.per_doc = true; break;
+        case 'e': o.data_dir = value(i, a); break;
+        case 'f': o.scoring = value(i, a) == "B" ? 'B' : 'A'; break;
+        case 'l': o.word_limit = std::stoi(value(i, a)); break;
+        case 'b': o.byte_limit = std::stoi(value(i, a)); break;
+        case 'm': o.stem = true; break;
+        case 'n': o.max_ngram = std::stoi(value(i, a)); n_given = true; break;
+        case 'p': o.alpha = std::stod(value(i, a)); break;
+        case 's': o.stopwords = true; break;
+        case 't': o.counting = std::stoi(value(i, a)); break;
+        case 'r': o.resamples = std::stoi(value(i, a)); break;
+        case '2': o.skip_distance = std::stoi(value(i, a)); break;
+        case 'u': o.skip_unigram = true; break;
+        case 'U': o.skip_both = true; break;
+        case 'w': o.wlcs_weight = value(i, a); break;
+        case 'x': o.lcs = false; break;
+        default: throw usage_error(fmt::format("--rouge155-flags: option {} is not supported", a));
+      }
+    } catch (const std::invalid_argument&) {
+      throw usage_error(fmt::format("--rouge155-flags: bad value for {}", a));
+    }
+  }
+  if (!n_given) o.max_ngram = 0;
+}
+
+Rouge155Metric::Rouge155Metric(Rouge155Options options) : options_(std::move(options)) {
+  auto& o = options_;
+  if (o.word_limit != 0 && o.byte_limit != 0) throw usage_error("ROUGE-1.5.5: give a word limit or a byte limit, not both");
+  if (o.confidence < 0 || o.confidence > 100) throw usage_error("ROUGE-1.5.5: confidence must be within 0 and 100");
+  if (o.alpha < 0 || o.alpha > 1) throw usage_error("ROUGE-1.5.5: alpha must be between 0 and 1");
+  if (o.counting != 1 && o.counting != 2) o.counting = 0;
+  if (o.resamples < 1) throw usage_error("ROUGE-1.5.5: the number of resamples must be positive");
+  if (o.wlcs_weight) {
+    weight_ = std::strtod(o.wlcs_weight->c_str(), nullptr);
+    if (!(weight_ > 0)) throw usage_error("ROUGE-1.5.5: ROUGE-W weight factor must be greater than 0");
+  }
+  for (int n = 1; n <= o.max_ngram; ++n) measures_.push_back({Rouge155Measure::ngram, n, false, fmt::format("ROUGE-{}", n)});
+  if (o.lcs) measures_.push_back({Rouge155Measure::lcs, 0, false, "ROUGE-L"});
+  if (o.wlcs_weight) measures_.push_back({Rouge155Measure::wlcs, 0, false, "ROUGE-W-" + *o.wlcs_weight});
+  if (o.skip_distance) {
+    const std::string d = *o.skip_distance >= 0 ? std::to_string(*o.skip_distance) : "*";
+    if (o.skip_unigram) {
+      measures_.push_back({Rouge155Measure::skip, 0, true, "ROUGE-SU" + d});
+    } else {
+      measures_.push_back({Rouge155Measure::skip, 0, false, "ROUGE-S" + d});
+      if (o.skip_both) measures_.push_back({Rouge155Measure::skip, 0, true, "ROUGE-SU" + d});
+    }
+  }
+  if (measures_.empty()) throw usage_error("ROUGE-1.5.5: nothing to compute (-x without -n, -w or -2)");
+
+  // Data files: ROUGE reads the stop words always and the exception DB always.
+  if (o.data_dir.empty()) {
+    throw Error(ExitCode::missing_resource,
+                "ROUGE-1.5.5 mode needs its data folder: pass --rouge155-data DIR or set ROUGE_EVAL_HOME",
+                "the folder holds smart_common_words.txt and WordNet-2.0-exceptions.tsv (docs/rouge.md)");
+  }
+  const std::string stop_path = o.data_dir + "/smart_common_words.txt";
+  const std::string exc_path = o.data_dir + "/WordNet-2.0-exceptions.tsv";
+  std::ifstream stop_file(stop_path), exc_file(exc_path);
+  if (!stop_file) throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open the ROUGE stop-word list", stop_path));
+  if (!exc_file) throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open the WordNet exception list", exc_path));
+  for (std::string line; std::getline(stop_file, line);) stopwords_.insert(line);
+  std::size_t line_number = 0;
+  for (std::string line; std::getline(exc_file, line);) {
+    ++line_number;
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos) throw input_error(fmt::format("{}:{}: expected inflected<TAB>base", exc_path, line_number));
+    exceptions_.emplace(line.substr(0, tab), line.substr(tab + 1));
+  }
+  pipeline_tokenizer_ = !o.tokenizer.empty();
+  PipelineOptions pipeline;
+  pipeline.normalizers = o.normalizers;
+  pipeline.tokenizer = pipeline_tokenizer_ ? o.tokenizer : "none";
+  pipeline_ = std::make_unique<TextPipeline>(pipeline);
+}
+
+std::vector<std::string> Rouge155Metric::stat_names() const {
+  std::vector<std::string> names;
+  const bool counts = options_.counting != 0;
+  for (const auto& m : measures_) {
+    for (const char* f : counts ? std::array{"M", "P", "H"} : std::array{"R", "P", "F"}) names.push_back(m.label + "_" + f);
+  }
+  names.push_back("documents");
+  return names;
+}
+
+std::string Rouge155Metric::morph_stem(const std::string& token) const {
+  const auto it = exceptions_.find(token);
+  if (it != exceptions_.end()) return it->second;
+  thread_local std::unordered_map<std::string, std::string> cache;
+  auto found = cache.find(token);
+  if (found == cache.end()) {
+    if (cache.size() > 1'000'000) cache.clear();
+    found = cache.emplace(token, stemmer_.stem(std::string_view(token))).first;
+  }
+  return found->second;
+}
+
+namespace {
+
+struct Reader {
+  const Rouge155Options& o;
+  const std::unordered_set<std::string>& stopwords;
+  std::function<std::string(const std::string&)> stem;
+  std::unordered_map<std::string, int>& ids;
+
+  // createNGram / tokenizeText: stop words, first-character filter, stemming.
+  TokenIds tokens_of(const std::vector<std::string>& words) const {
+    TokenIds out;
+    for (const auto& w : words) {
+      if (o.stopwords && stopwords.count(w) != 0) continue;
+      const char c = w[0];
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '$')) continue;
+      const std::string token = o.stem && w.size() > 3 ? stem(w) : w;
+      out.push_back(ids.try_emplace(token, static_cast<int>(ids.size())).first->second);
+    }
+    return out;
+  }
+
+  // readText: sentences joined (with the length limits), then tokenized.
+  TokenIds whole(const std::vector<std::string>& sentences) const {
+    std::string text;
+    if (o.word_limit == 0 && o.byte_limit == 0) {
+      for (std::size_t k = 0; k < sentences.size(); ++k) text += (k ? " " : "") + sentences[k];
+    } else if (o.word_limit != 0) {
+      std::size_t length = 0;
+      for (const auto& s : sentences) {
+        const auto words = perl_split(s);
+        if (static_cast<long>(length + words.size()) < o.word_limit) {
+          text += (length != 0 ? " " : "") + s;
+          length += words.size();
+        } else {
+          if (length > 0) text += " ";
+          text += join_first(words, static_cast<std::size_t>(o.word_limit) - length);
+          break;
+        }
+      }
+    } else {
+      std::size_t length = 0;
+      for (const auto& s : sentences) {
+        if (static_cast<long>(length + s.size()) < o.byte_limit) {
+          text += (length != 0 ? " " : "") + s;
+          length += s.size();
+        } else {
+          if (length > 0) text += " ";
+          text += s.substr(0, static_cast<std::size_t>(o.byte_limit) - length);
+          break;
+        }
+      }
+    }
+    return tokens_of(perl_words(text));
+  }
+
+  // readText_LCS: sentences kept apart (limits as the Perl code applies them).
+  std::vector<TokenIds> split_sentences(const std::vector<std::string>& sentences) const {
+    std::vector<std::string> kept;
+    if (o.word_limit == 0 && o.byte_limit == 0) {
+      kept = sentences;
+    } else if (o.word_limit != 0) {
+      std::size_t length = 0;
+      for (const auto& s : sentences) {
+        const auto words = perl_split(s);
+        if (static_cast<long>(length + words.size()) < o.word_limit) {
+          length += words.size();
+          kept.push_back(s);
+        } else {
+          kept.push_back(join_first(words, static_cast<std::size_t>(o.word_limit) - length));
+          break;
+        }
+      }
+    } else {
+      // The Perl byte-limit branch never advances its running length.
+      for (const auto& s : sentences) {
+        if (static_cast<long>(s.size()) < o.byte_limit) {
+          kept.push_back(s);
+        } else {
+          kept.push_back(s.substr(0, static_cast<std::size_t>(o.byte_limit)));
+          break;
+        }
+      }
+    }
+    std::vector<TokenIds> out;
+    for (const auto& s : kept) out.push_back(tokens_of(perl_words(s)));
+    return out;
+  }
+};
+
+}  // namespace
+
+void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
+  const auto& o = options_;
+  // Lines -> SPL sentences: split at the separator, empty pieces skipped,
+  // ASCII-lowercased (tr/A-Z/a-z/), as bytes.
+  auto spl = [&](std::u32string_view line) {
+    std::vector<std::u32string> pieces;
+    if (o.sentence_separator.empty()) {
+      pieces.emplace_back(line);
+    } else {
+      std::size_t start = 0, found;
+      while ((found = line.find(o.sentence_separator, start)) != std::u32string_view::npos) {
+        pieces.emplace_back(line.substr(start, found - start));
+        start = found + o.sentence_separator.size();
+      }
+      pieces.emplace_back(line.substr(start));
+    }
+    std::vector<std::string> sentences;
+    for (const auto& piece : pieces) {
+      std::string bytes;
+      if (pipeline_tokenizer_) {
+        // Non-Latin text: tokens of the chosen tokenizer as hex ids (spec section 4).
+        for (auto token : text::split(pipeline_->process(piece))) {
+          if (!bytes.empty()) bytes += ' ';
+          bytes += to_hex(utf8::encode(token));
+        }
+      } else {
+        bytes = utf8::encode(pipeline_->has_normalizers() ? pipeline_->normalize(piece) : std::u32string(piece));
+      }
+      if (bytes.empty()) continue;
+      for (auto& c : bytes) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      }
+      sentences.push_back(std::move(bytes));
+    }
+    return sentences;
+  };
+
+  std::unordered_map<std::string, int> ids;
+  Reader reader{o, stopwords_, [this](const std::string& t) { return morph_stem(t); }, ids};
+  const bool need_sentences = o.lcs || o.wlcs_weight.has_value();
+  auto read_side = [&](std::u32string_view line) {
+    const auto sentences = spl(line);
+    Side side;
+    side.tokens = reader.whole(sentences);
+    if (need_sentences) side.sentences = reader.split_sentences(sentences);
+    return side;
+  };
+  const Side peer = read_side(hyp);
+  std::vector<Side> models;
+  for (const auto& ref : refs) models.push_back(read_side(ref));
+  const int vocabulary = static_cast<int>(ids.size());
+
+  auto unigram_counts = [&](const TokenIds& tokens) {
+    std::vector<int> counts(static_cast<std::size_t>(vocabulary), 0);
+    for (int t : tokens) ++counts[t];
+    return counts;
+  };
+
+  std::size_t slot = 0;
+  for (const auto& measure : measures_) {
+    Counts total;
+    double best = -1;
+    auto combine = [&](const Counts& c, double model_score) {
+      if (o.scoring == 'B') {
+        if (model_score > best) {
+          best = model_score;
+          total = c;
+        }
+      } else {
+        total.model += c.model;
+        total.peer += c.peer;
+        total.hit += c.hit;
+      }
+    };
+    double inverse_weight = 1;
+    if (measure.kind == Rouge155Measure::ngram || measure.kind == Rouge155Measure::skip) {
+      const bool skip = measure.kind == Rouge155Measure::skip;
+      const int d = o.skip_distance.value_or(-1);
+      long peer_total = 0;
+      const auto peer_grams = gram_counts(peer.tokens, measure.n, d, measure.unigrams, skip, peer_total);
+      for (const auto& model : models) {
+        long model_total = 0;
+        const auto model_grams = gram_counts(model.tokens, measure.n, d, measure.unigrams, skip, model_total);
+        const long hit = clipped_hits(model_grams, peer_grams);
+        // -f B compares the "%07.5f" recall of each model (0 when it has no grams).
+        const double recall = model_total != 0 ? rounded5(static_cast<double>(hit) / model_total) : 0.0;
+        combine({static_cast<double>(model_total), static_cast<double>(peer_total), static_cast<double>(hit)}, recall);
+      }
+    } else {
+      const bool weighted = measure.kind == Rouge155Measure::wlcs;
+      const auto peer_counts = unigram_counts(peer.tokens);
+      const double peer_size = static_cast<double>(peer.tokens.size());
+      for (const auto& model : models) {
+        auto model_counts = unigram_counts(model.tokens);
+        auto peer_left = peer_counts;
+        double hit = 0, base = 0;
+        std::vector<char> mask;
+        for (const auto& sentence : model.sentences) {
+          mask.assign(sentence.size(), 0);
+          base += weighted ? pow_weight(static_cast<double>(sentence.size()), weight_) : static_cast<double>(sentence.size());
+          for (const auto& peer_sentence : peer.sentences) {
+            if (sentence.empty()) break;
+            if (weighted) {
+              mark_wlcs(sentence, peer_sentence, weight_, mask);
+            } else {
+              mark_lcs(sentence, peer_sentence, mask);
+            }
+          }
+          int run = 0;
+          for (std::size_t j = 0; j < sentence.size(); ++j) {
+            const int t = sentence[j];
+            if (!mask[j] || model_counts[t] <= 0 || peer_left[t] <= 0) continue;
+            if (weighted) {
+              // A run is flushed only at a passing position whose next
+              // position is unmarked, or at the sentence end.
+              ++run;
+              if ((j + 1 < sentence.size() && !mask[j + 1]) || j + 1 == sentence.size()) {
+                hit += pow_weight(run, weight_);
+                run = 0;
+              }
+            } else {
+              hit += 1;
+            }
+            --model_counts[t];
+            --peer_left[t];
+          }
+        }
+        if (weighted) {
+          // ROUGE-1.5.5 dies dividing by a zero base; evalcli scores such a model 0.
+          const double score = base > 0 ? std::pow(hit / base, 1 / weight_) : 0.0;
+          combine({pow_weight(base, weight_), pow_weight(peer_size, weight_), hit}, score);
+        } else {
+          combine({base, peer_size, hit}, base > 0 ? hit / base : 0.0);
+        }
+      }
+      if (weighted) inverse_weight = 1 / weight_;
+    }
+    if (o.counting != 0) {
+      out[slot] = total.model;
+      out[slot + 1] = total.peer;
+      out[slot + 2] = total.hit;
+    } else {
+      const auto scores = document_scores(total, o.alpha, inverse_weight);
+      std::copy(scores.begin(), scores.end(), out + slot);
+    }
+    slot += 3;
+  }
+  out[slot] = 1;
+}
+
+double Rouge155Metric::score(std::span<const Stat> stats) const {
+  const double documents = stats[3 * measures_.size()];
+  if (options_.counting != 0) {
+    const auto c = document_scores({stats[0], stats[1], stats[2]}, options_.alpha, 1);
+    return c[2];
+  }
+  return documents > 0 ? stats[2] / documents : 0.0;
+}
+
+std::string Rouge155Metric::signature() const {
+  const auto& o = options_;
+  std::string flags = fmt::format("-c {} -r {}", o.confidence, o.resamples);
+  if (o.max_ngram > 0) flags += fmt::format(" -n {}", o.max_ngram);
+  if (!o.lcs) flags += " -x";
+  if (o.wlcs_weight) flags += " -w " + *o.wlcs_weight;
+  if (o.skip_distance) flags += fmt::format(" -2 {}", *o.skip_distance);
+  if (o.skip_unigram) flags += " -u";
+  if (o.skip_both) flags += " -U";
+  if (o.stem) flags += " -m";
+  if (o.stopwords) flags += " -s";
+  if (o.scoring != 'A') flags += " -f B";
+  if (o.alpha != 0.5) flags += fmt::format(" -p {}", o.alpha);
+  if (o.counting != 0) flags += fmt::format(" -t {}", o.counting);
+  if (o.word_limit != 0) flags += fmt::format(" -l {}", o.word_limit);
+  if (o.byte_limit != 0) flags += fmt::format(" -b {}", o.byte_limit);
+  const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() + "+hexids" : "rouge155-bytes-v1";
+  return fmt::format("compat:rouge155|flags:{}|tok:{}|stem:{}|sent:{}|norm:{}", flags, tok,
+                     o.stem ? stemmer_.id() + "+wordnet2.0-exc" : "no", o.sentence_separator_label,
+                     pipeline_->normalizer_chain_id());
+}
+
+Rouge155Average rouge155_average(const std::vector<std::array<double, 3>>& rows, const Rouge155Options& o) {
+  Rouge155Average result;
+  const std::size_t n = rows.size();
+  if (o.counting == 2) {
+    double sums[3] = {0, 0, 0};
+    for (const auto& row : rows) {
+      for (int c = 0; c < 3; ++c) sums[c] += row[c];
+    }
+    for (int c = 0; c < 3; ++c) result.counts[c] = static_cast<long>(sums[c]);
+    return result;
+  }
+  const int samples = o.resamples;
+  std::vector<double> columns[3];
+  for (auto& column : columns) column.reserve(static_cast<std::size_t>(samples));
+  for (int s = 0; s < samples; ++s) {
+    // Perl's srand(s) + rand(): drand48.
+    std::uint64_t state = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(s)) << 16) + 0x330E;
+    double sample[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < n; ++i) {
+      state = (state * 0x5DEECE66DULL + 0xB) & ((std::uint64_t{1} << 48) - 1);
+      const double unit = std::ldexp(static_cast<double>(state), -48);
+      const auto index = static_cast<std::size_t>(static_cast<double>(n) * unit);
+      for (int c = 0; c < 3; ++c) sample[c] += rows[index][c];
+    }
+    if (o.counting == 0) {
+      for (auto& v : sample) v = n > 0 ? v / static_cast<double>(n) : 0.0;
+    } else {
+      const double r = sample[0] > 0 ? sample[2] / sample[0] : 0.0;
+      const double p = sample[1] > 0 ? sample[2] / sample[1] : 0.0;
+      const double denominator = (1 - o.alpha) * p + o.alpha * r;
+      const double f = denominator > 0 ? (r * p) / denominator : 0.0;
+      sample[0] = r;
+      sample[1] = p;
+      sample[2] = f;
+    }
+    for (int c = 0; c < 3; ++c) columns[c].push_back(sample[c]);
+  }
+  const double delta = samples * ((100 - o.confidence) / 2.0) / 100.0;
+  const auto upper = static_cast<long>(samples - delta - 1);
+  const auto lower = static_cast<long>(delta);
+  const double ratio = samples - delta - 1 - static_cast<double>(upper);
+  for (int c = 0; c < 3; ++c) {
+    auto& s = columns[c];
+    std::sort(s.begin(), s.end());
+    double total = 0;
+    for (double v : s) total += v;
+    result.avg[c] = perl_fixed5(total / static_cast<double>(s.size()));
+    // Perl reads past the end as undef = 0.
+    auto at = [&s](long k) { return k >= 0 && k < static_cast<long>(s.size()) ? s[static_cast<std::size_t>(k)] : 0.0; };
+    result.low[c] = perl_fixed5(at(lower) + (at(lower + 1) - at(lower)) * ratio);
+    result.high[c] = perl_fixed5(at(upper) + (at(upper + 1) - at(upper)) * ratio);
+  }
+  return result;
+}
+
+}  // namespace evalcli

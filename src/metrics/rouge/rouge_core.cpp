@@ -1,0 +1,190 @@
+// The counting pieces both ROUGE modes share: n-gram overlap, LCS length,
+// the LCS path marking both reference tools use, and union-LCS hits.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "evalcli/metrics/rouge.hpp"
+
+namespace evalcli {
+namespace {
+
+std::unordered_map<std::string, int> count_ngrams(const TokenIds& tokens, int n) {
+  std::unordered_map<std::string, int> counts;
+  if (static_cast<int>(tokens.size()) < n) return counts;
+  counts.reserve(tokens.size());
+  std::string key(static_cast<std::size_t>(n) * sizeof(int), '\0');
+  for (std::size_t i = 0; i + n <= tokens.size(); ++i) {
+    std::copy_n(reinterpret_cast<const char*>(&tokens[i]), key.size(), key.data());
+    ++counts[key];
+  }
+  return counts;
+}
+
+// A DP cell of the plain LCS (length) and of ROUGE-1.5.5's weighted LCS
+// (weighted length, and the length of the run of matches ending here).
+struct LcsCell {
+  int length = 0;
+  double value() const { return length; }
+};
+struct WlcsCell {
+  double weighted = 0;
+  int run = 0;
+  double value() const { return weighted; }
+};
+
+struct LcsStep {
+  LcsCell diagonal(const LcsCell& d) const { return {d.length + 1}; }
+  LcsCell carry(const LcsCell& c) const { return c; }
+};
+struct WlcsStep {
+  double weight;
+  WlcsCell diagonal(const WlcsCell& d) const {
+    // As ROUGE-1.5.5: c + f(k+1) - f(k), evaluated left to right.
+    return {d.weighted + std::pow(d.run + 1, weight) - std::pow(d.run, weight), d.run + 1};
+  }
+  WlcsCell carry(const WlcsCell& c) const { return {c.weighted, 0}; }
+};
+
+// Row i of the DP from row i-1: a match goes diagonal, else up when
+// up >= left, else left (the tie-break both reference tools use).
+template <class Cell, class Step>
+void compute_row(const Cell* previous, Cell* current, int model_token, const TokenIds& peer, const Step& step) {
+  current[0] = Cell{};
+  for (std::size_t j = 1; j <= peer.size(); ++j) {
+    if (model_token == peer[j - 1]) {
+      current[j] = step.diagonal(previous[j - 1]);
+    } else if (previous[j].value() >= current[j - 1].value()) {
+      current[j] = step.carry(previous[j]);
+    } else {
+      current[j] = step.carry(current[j - 1]);
+    }
+  }
+}
+
+// Walks the path back from (i, j) while i > stop_row, marking matched model
+// positions. `row(r)` returns row r of the table (rows stop_row..i present).
+template <class Cell, class RowAt>
+void backtrack(const TokenIds& model, const TokenIds& peer, std::size_t& i, std::size_t& j, std::size_t stop_row,
+               RowAt row, std::vector<char>& mask) {
+  while (i > stop_row && j > 0) {
+    if (model[i - 1] == peer[j - 1]) {
+      mask[i - 1] = 1;
+      --i;
+      --j;
+    } else if (row(i - 1)[j].value() >= row(i)[j - 1].value()) {
+      --i;
+    } else {
+      --j;
+    }
+  }
+}
+
+// Marks the path with memory O((m/K + K) * n): rows every K are kept from a
+// first pass, then each block of K rows is recomputed while walking back.
+template <class Cell, class Step>
+void mark_path(const TokenIds& model, const TokenIds& peer, const Step& step, std::vector<char>& mask) {
+  const std::size_t m = model.size(), n = peer.size();
+  if (m == 0 || n == 0) return;
+  const std::size_t width = n + 1;
+  constexpr std::size_t kFullTableCells = std::size_t{1} << 20;
+  if ((m + 1) * width <= kFullTableCells) {
+    std::vector<Cell> table((m + 1) * width);
+    for (std::size_t i = 1; i <= m; ++i) compute_row(&table[(i - 1) * width], &table[i * width], model[i - 1], peer, step);
+    std::size_t i = m, j = n;
+    backtrack<Cell>(model, peer, i, j, 0, [&](std::size_t r) { return &table[r * width]; }, mask);
+    return;
+  }
+  const std::size_t block = std::max<std::size_t>(32, static_cast<std::size_t>(std::sqrt(static_cast<double>(m))));
+  std::vector<Cell> checkpoints((m / block + 1) * width);  // row b*block at index b
+  {
+    std::vector<Cell> previous(width), current(width);
+    for (std::size_t i = 1; i <= m; ++i) {
+      compute_row(previous.data(), current.data(), model[i - 1], peer, step);
+      if (i % block == 0) std::copy(current.begin(), current.end(), checkpoints.begin() + (i / block) * width);
+      std::swap(previous, current);
+    }
+  }
+  std::vector<Cell> rows((block + 1) * width);
+  std::size_t i = m, j = n;
+  while (i > 0 && j > 0) {
+    const std::size_t first = ((i - 1) / block) * block;  // block holds rows first..i
+    std::copy_n(checkpoints.begin() + (first / block) * width, width, rows.begin());
+    for (std::size_t r = first + 1; r <= i; ++r) {
+      compute_row(&rows[(r - 1 - first) * width], &rows[(r - first) * width], model[r - 1], peer, step);
+    }
+    backtrack<Cell>(model, peer, i, j, first, [&](std::size_t r) { return &rows[(r - first) * width]; }, mask);
+  }
+}
+
+}  // namespace
+
+long ngram_overlap(const TokenIds& a, const TokenIds& b, int n) {
+  const auto counts_a = count_ngrams(a, n);
+  if (counts_a.empty()) return 0;
+  const auto counts_b = count_ngrams(b, n);
+  long overlap = 0;
+  for (const auto& [gram, count] : counts_b) {
+    const auto it = counts_a.find(gram);
+    if (it != counts_a.end()) overlap += std::min(count, it->second);
+  }
+  return overlap;
+}
+
+std::size_t lcs_length(const TokenIds& a, const TokenIds& b) {
+  if (a.empty() || b.empty()) return 0;
+  const TokenIds& shorter = a.size() < b.size() ? a : b;
+  const TokenIds& longer = a.size() < b.size() ? b : a;
+  std::vector<int> row(shorter.size() + 1, 0);
+  for (int token : longer) {
+    int diagonal = 0;  // row[j-1] of the previous row
+    for (std::size_t j = 1; j <= shorter.size(); ++j) {
+      const int up = row[j];
+      row[j] = token == shorter[j - 1] ? diagonal + 1 : std::max(up, row[j - 1]);
+      diagonal = up;
+    }
+  }
+  return static_cast<std::size_t>(row.back());
+}
+
+void mark_lcs(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask) {
+  mark_path<LcsCell>(model, peer, LcsStep{}, mask);
+}
+
+void mark_wlcs(const TokenIds& model, const TokenIds& peer, double weight, std::vector<char>& mask) {
+  mark_path<WlcsCell>(model, peer, WlcsStep{weight}, mask);
+}
+
+long union_lcs_hits(const std::vector<TokenIds>& model, const std::vector<TokenIds>& peer) {
+  int max_id = -1;
+  for (const auto* side : {&model, &peer}) {
+    for (const auto& sentence : *side) {
+      for (int t : sentence) max_id = std::max(max_id, t);
+    }
+  }
+  std::vector<int> model_counts(max_id + 1, 0), peer_counts(max_id + 1, 0);
+  for (const auto& s : model) {
+    for (int t : s) ++model_counts[t];
+  }
+  for (const auto& s : peer) {
+    for (int t : s) ++peer_counts[t];
+  }
+  long hits = 0;
+  std::vector<char> mask;
+  for (const auto& sentence : model) {
+    mask.assign(sentence.size(), 0);
+    for (const auto& peer_sentence : peer) mark_lcs(sentence, peer_sentence, mask);
+    for (std::size_t p = 0; p < sentence.size(); ++p) {
+      const int t = sentence[p];
+      if (mask[p] && model_counts[t] > 0 && peer_counts[t] > 0) {
+        ++hits;
+        --model_counts[t];
+        --peer_counts[t];
+      }
+    }
+  }
+  return hits;
+}
+
+}  // namespace evalcli

@@ -1,0 +1,381 @@
+// rouge-score 0.1.2 compatibility (shared/specs/rouge.md section 1).
+#include <fmt/format.h>
+#include <unicode/uchar.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <unordered_map>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/metrics/rouge.hpp"
+#include "evalcli/text/unicode.hpp"
+#include "evalcli/text/utf8.hpp"
+
+namespace evalcli {
+namespace {
+
+bool is_ascii_alnum(char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'0' && c <= U'9'); }
+
+// Stemming dominates tokenization time and words repeat: cache per thread.
+const std::string& cached_stem(const text::PorterStemmer& stemmer, const std::string& token) {
+  thread_local std::unordered_map<std::string, std::string> cache[2];
+  auto& table = cache[stemmer.variant() == text::PorterVariant::nltk ? 0 : 1];
+  auto it = table.find(token);
+  if (it == table.end()) {
+    if (table.size() > 1'000'000) table.clear();
+    it = table.emplace(token, stemmer.stem(std::string_view(token))).first;
+  }
+  return it->second;
+}
+
+PRF make_prf(double hits, double hyp_count, double ref_count) {
+  PRF s;
+  s.precision = hits / std::max(hyp_count, 1.0);
+  s.recall = hits / std::max(ref_count, 1.0);
+  s.fmeasure = s.precision + s.recall > 0 ? 2 * s.precision * s.recall / (s.precision + s.recall) : 0.0;
+  return s;
+}
+
+// Dense integer ids for the tokens of one pair.
+class Interner {
+ public:
+  TokenIds ids(const RougeTokens& tokens) {
+    TokenIds out;
+    out.reserve(tokens.size());
+    for (const auto& t : tokens) out.push_back(map_.try_emplace(t, static_cast<int>(map_.size())).first->second);
+    return out;
+  }
+
+ private:
+  std::unordered_map<std::string, int> map_;
+};
+
+TokenIds concat(const std::vector<TokenIds>& sentences) {
+  TokenIds all;
+  for (const auto& s : sentences) all.insert(all.end(), s.begin(), s.end());
+  return all;
+}
+
+}  // namespace
+
+RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterStemmer* stemmer) {
+  bool ascii = true;
+  for (char32_t c : text) ascii = ascii && c < 0x80;
+  std::u32string lowered;
+  if (ascii) {
+    lowered.assign(text);
+    for (auto& c : lowered) {
+      if (c >= U'A' && c <= U'Z') c += 32;
+    }
+  } else {
+    lowered = text::lower(text);  // U+0130 -> "i̇", U+212A -> "k", as Python
+  }
+  RougeTokens tokens;
+  std::string current;
+  auto flush = [&] {
+    if (current.empty()) return;
+    if (stemmer != nullptr && current.size() > 3) {
+      tokens.push_back(cached_stem(*stemmer, current));
+    } else {
+      tokens.push_back(current);
+    }
+    current.clear();
+  };
+  for (char32_t c : lowered) {
+    if (is_ascii_alnum(c)) {
+      current.push_back(static_cast<char>(c));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return tokens;
+}
+
+std::string RougeScoreType::name() const {
+  if (kind == lcs) return "rougeL";
+  if (kind == lcs_summary) return "rougeLsum";
+  return "rouge" + std::to_string(n);
+}
+
+RougeScoreType parse_rouge_score_type(const std::string& name) {
+  if (name == "rougeL") return {RougeScoreType::lcs, 0};
+  if (name == "rougeLsum") return {RougeScoreType::lcs_summary, 0};
+  // As rouge-score: "rouge" + one digit 1..9.
+  if (name.size() == 6 && name.starts_with("rouge") && name[5] >= '1' && name[5] <= '9') {
+    return {RougeScoreType::ngram, name[5] - '0'};
+  }
+  throw usage_error(fmt::format("unknown rouge-score type '{}' (rouge1..rouge9, rougeL, rougeLsum)", name));
+}
+
+RougeScoreMetric::RougeScoreMetric(RougeScoreOptions options) : options_(std::move(options)) {
+  if (options_.types.empty()) {
+    options_.types = {{RougeScoreType::ngram, 1}, {RougeScoreType::ngram, 2}, {RougeScoreType::lcs, 0},
+                      {RougeScoreType::lcs_summary, 0}};
+  }
+  pipeline_tokenizer_ = !options_.tokenizer.empty();
+  // rouge-score ignores the stemmer when a tokenizer object is given.
+  if (options_.stem && !pipeline_tokenizer_) stemmer_ = std::make_unique<text::PorterStemmer>();
+  PipelineOptions pipeline;
+  pipeline.normalizers = options_.normalizers;
+  pipeline.tokenizer = pipeline_tokenizer_ ? options_.tokenizer : "none";
+  pipeline_ = std::make_unique<TextPipeline>(pipeline);
+}
+
+std::vector<std::string> RougeScoreMetric::stat_names() const {
+  std::vector<std::string> names;
+  for (const auto& type : options_.types) {
+    for (const char* field : {"precision", "recall", "fmeasure"}) names.push_back(type.name() + "_" + field);
+  }
+  names.push_back("pairs");
+  return names;
+}
+
+RougeTokens RougeScoreMetric::tokenize(std::u32string_view text) const {
+  if (!pipeline_tokenizer_) {
+    if (!pipeline_->has_normalizers()) return rouge_score_tokenize(text, stemmer_.get());
+    return rouge_score_tokenize(pipeline_->normalize(text), stemmer_.get());
+  }
+  // Pipeline tokens, lowercased; tokens without a letter or digit never count.
+  RougeTokens tokens;
+  for (auto piece : text::split(pipeline_->process(text))) {
+    const std::u32string lowered = text::lower(piece);
+    bool keep = false;
+    for (char32_t c : lowered) {
+      keep = keep || (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK)) != 0;
+    }
+    if (keep) tokens.push_back(utf8::encode(lowered));
+  }
+  return tokens;
+}
+
+std::vector<RougeTokens> RougeScoreMetric::sentences(std::u32string_view text) const {
+  std::vector<RougeTokens> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(U'\n', start);
+    if (end == std::u32string_view::npos) end = text.size();
+    if (end > start) out.push_back(tokenize(text.substr(start, end - start)));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std::u32string_view hyp_line) const {
+  std::u32string ref(ref_line), hyp(hyp_line);
+  if (!options_.sentence_separator.empty()) {
+    for (auto* text : {&ref, &hyp}) {
+      std::u32string replaced;
+      std::size_t start = 0, found;
+      while ((found = text->find(options_.sentence_separator, start)) != std::u32string::npos) {
+        replaced.append(*text, start, found - start).push_back(U'\n');
+        start = found + options_.sentence_separator.size();
+      }
+      replaced.append(*text, start);
+      *text = std::move(replaced);
+    }
+  }
+  bool need_sentences = false;
+  for (const auto& type : options_.types) need_sentences = need_sentences || type.kind == RougeScoreType::lcs_summary;
+
+  Interner interner;
+  TokenIds ref_all, hyp_all;
+  std::vector<TokenIds> ref_sentences, hyp_sentences;
+  if (need_sentences) {
+    for (const auto& s : sentences(ref)) ref_sentences.push_back(interner.ids(s));
+    for (const auto& s : sentences(hyp)) hyp_sentences.push_back(interner.ids(s));
+  }
+  // Newlines are separators for every tokenizer, so the whole-text tokens are
+  // the sentence tokens concatenated when sentences were needed anyway.
+  ref_all = need_sentences ? concat(ref_sentences) : interner.ids(tokenize(ref));
+  hyp_all = need_sentences ? concat(hyp_sentences) : interner.ids(tokenize(hyp));
+
+  std::vector<PRF> scores;
+  for (const auto& type : options_.types) {
+    switch (type.kind) {
+      case RougeScoreType::ngram: {
+        const double ref_count = std::max<double>(static_cast<double>(ref_all.size()) - type.n + 1, 0);
+        const double hyp_count = std::max<double>(static_cast<double>(hyp_all.size()) - type.n + 1, 0);
+        scores.push_back(make_prf(static_cast<double>(ngram_overlap(ref_all, hyp_all, type.n)), hyp_count, ref_count));
+        break;
+      }
+      case RougeScoreType::lcs:
+        if (ref_all.empty() || hyp_all.empty()) {
+          scores.push_back({});
+        } else {
+          const double l = static_cast<double>(lcs_length(ref_all, hyp_all));
+          scores.push_back(make_prf(l, static_cast<double>(hyp_all.size()), static_cast<double>(ref_all.size())));
+        }
+        break;
+      case RougeScoreType::lcs_summary:
+        if (ref_all.empty() || hyp_all.empty()) {
+          scores.push_back({});
+        } else {
+          const double hits = static_cast<double>(union_lcs_hits(ref_sentences, hyp_sentences));
+          scores.push_back(make_prf(hits, static_cast<double>(hyp_all.size()), static_cast<double>(ref_all.size())));
+        }
+        break;
+    }
+  }
+  return scores;
+}
+
+void RougeScoreMetric::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
+  std::size_t chars = 0, non_ascii = 0;
+  auto census = [&](std::u32string_view text) {
+    for (char32_t c : text) {
+      if (text::is_space(c)) continue;
+      ++chars;
+      if (c >= 0x80) ++non_ascii;
+    }
+  };
+  census(hyp);
+  for (const auto& ref : refs) census(ref);
+  chars_seen_ += chars;
+  non_ascii_seen_ += non_ascii;
+
+  // score_multi: per type, the reference with the highest F (first on ties).
+  std::vector<PRF> best;
+  for (const auto& ref : refs) {
+    const auto scores = score_pair(ref, hyp);
+    if (best.empty()) {
+      best = scores;
+      continue;
+    }
+    for (std::size_t t = 0; t < scores.size(); ++t) {
+      if (scores[t].fmeasure > best[t].fmeasure) best[t] = scores[t];
+    }
+  }
+  if (best.empty()) best.assign(options_.types.size(), PRF{});
+  for (std::size_t t = 0; t < best.size(); ++t) {
+    out[3 * t] = best[t].precision;
+    out[3 * t + 1] = best[t].recall;
+    out[3 * t + 2] = best[t].fmeasure;
+  }
+  out[3 * best.size()] = 1;
+}
+
+double RougeScoreMetric::score(std::span<const Stat> stats) const {
+  const double pairs = stats[3 * options_.types.size()];
+  return pairs > 0 ? stats[2] / pairs : 0.0;
+}
+
+std::string RougeScoreMetric::signature() const {
+  std::string types;
+  for (const auto& type : options_.types) types += (types.empty() ? "" : "+") + type.name();
+  const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() : "rouge-ascii-v1";
+  const std::string stem = stemmer_ ? stemmer_->id() : "no";
+  return fmt::format("compat:rouge-score-0.1.2|types:{}|tok:{}|stem:{}|sent:{}|norm:{}|multiref:max-f", types, tok,
+                     stem, options_.sentence_separator_label, pipeline_->normalizer_chain_id());
+}
+
+nlohmann::json RougeScoreMetric::details(std::span<const Stat> stats) const {
+  nlohmann::json out = nlohmann::json::object();
+  const double pairs = stats[3 * options_.types.size()];
+  for (std::size_t t = 0; t < options_.types.size(); ++t) {
+    auto& entry = out["types"][options_.types[t].name()];
+    entry["precision"] = pairs > 0 ? stats[3 * t] / pairs : 0.0;
+    entry["recall"] = pairs > 0 ? stats[3 * t + 1] / pairs : 0.0;
+    entry["fmeasure"] = pairs > 0 ? stats[3 * t + 2] / pairs : 0.0;
+  }
+  return out;
+}
+
+double exact_sum(std::span<const double> values) {
+  // CPython's math.fsum (Shewchuk's partials, then a correctly rounded total).
+  std::vector<double> partials;
+  for (double x : values) {
+    std::size_t i = 0;
+    for (double y : partials) {
+      if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+      const double hi = x + y;
+      const double lo = y - (hi - x);
+      if (lo != 0.0) partials[i++] = lo;
+      x = hi;
+    }
+    partials.resize(i);
+    partials.push_back(x);
+  }
+  std::size_t n = partials.size();
+  if (n == 0) return 0.0;
+  double hi = partials[--n], lo = 0.0;
+  while (n > 0) {
+    const double x = hi;
+    const double y = partials[--n];
+    hi = x + y;
+    const double yr = hi - x;
+    lo = y - yr;
+    if (lo != 0.0) break;
+  }
+  if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+    const double y = lo * 2.0;
+    const double x = hi + y;
+    if (y == x - hi) hi = x;
+  }
+  return hi;
+}
+
+namespace {
+
+// numpy 1.24 percentile, method "linear", on sorted values.
+double numpy_percentile(const std::vector<double>& sorted, double q) {
+  const double x = q / 100.0;
+  const double v = static_cast<double>(sorted.size() - 1) * x;
+  const double lo_index = std::floor(v);
+  const std::size_t lo = static_cast<std::size_t>(lo_index);
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  const double t = v - lo_index;
+  const double diff = sorted[hi] - sorted[lo];
+  return t < 0.5 ? sorted[lo] + diff * t : sorted[hi] - diff * (1 - t);
+}
+
+}  // namespace
+
+std::vector<RougeInterval> rouge_score_bootstrap(const std::vector<std::vector<PRF>>& rows_by_type, unsigned seed,
+                                                 int n_samples, double confidence) {
+  std::mt19937 generator(seed);  // numpy RandomState(seed): init_genrand(seed)
+  const double d = (1 - confidence) / 2;
+  const double quantiles[3] = {100 * d, 100 * 0.5, 100 * (1 - d)};
+  std::vector<RougeInterval> out;
+  std::vector<std::size_t> indices;
+  for (const auto& rows : rows_by_type) {
+    const std::size_t n = rows.size();
+    if (n == 0) throw input_error("bootstrap needs at least one pair");
+    // np.random.choice(n, n): masked rejection sampling on 32-bit draws.
+    std::uint32_t mask = 0;
+    while (mask < n - 1) mask = (mask << 1) | 1;
+    std::vector<double> means[3];
+    for (auto& m : means) m.reserve(static_cast<std::size_t>(n_samples));
+    indices.resize(n);
+    for (int s = 0; s < n_samples; ++s) {
+      for (std::size_t k = 0; k < n; ++k) {
+        std::uint32_t v = 0;
+        if (n > 1) {
+          do {
+            v = static_cast<std::uint32_t>(generator()) & mask;
+          } while (v > n - 1);
+        }
+        indices[k] = v;
+      }
+      double sums[3] = {0, 0, 0};
+      for (std::size_t k = 0; k < n; ++k) {
+        const PRF& row = rows[indices[k]];
+        sums[0] += row.precision;
+        sums[1] += row.recall;
+        sums[2] += row.fmeasure;
+      }
+      for (int c = 0; c < 3; ++c) means[c].push_back(sums[c] / static_cast<double>(n));
+    }
+    double bounds[3][3];  // [quantile][column]
+    for (int c = 0; c < 3; ++c) {
+      std::sort(means[c].begin(), means[c].end());
+      for (int q = 0; q < 3; ++q) bounds[q][c] = numpy_percentile(means[c], quantiles[q]);
+    }
+    auto prf = [&](int q) { return PRF{bounds[q][0], bounds[q][1], bounds[q][2]}; };
+    out.push_back({prf(0), prf(1), prf(2)});
+  }
+  return out;
+}
+
+}  // namespace evalcli
