@@ -2,7 +2,7 @@
 // numbers, optionally its exact output) or of any LM's per-token log-probs.
 #include <fmt/format.h>
 
-#include <chrono>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -87,6 +87,12 @@ class TextInput {
   std::unique_ptr<std::istream> stream_;
   std::unique_ptr<io::LineReader> reader_;
 };
+
+void append_integer(std::string& out, std::uint64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
 
 std::uint64_t count_code_points(std::string_view bytes) {
   std::uint64_t n = 0;
@@ -206,8 +212,15 @@ void run_arpa(const PplOptions& o, Streams& io) {
     corpus += scored.stats;
     if (o.kenlm_output) {
       std::string rendered;
-      for (const auto& w : words) {
-        rendered += fmt::format("{}={} {} {}\t", w.surface, w.id, w.score.ngram_length, ppl::kenlm_number(w.score.log10_prob));
+      for (const auto& w : words) {  // "SURFACE=ID LENGTH LOG10P\t", built by hand: it is the hot path
+        rendered += w.surface;
+        rendered += '=';
+        append_integer(rendered, w.id);
+        rendered += ' ';
+        append_integer(rendered, w.score.ngram_length);
+        rendered += ' ';
+        rendered += ppl::kenlm_number(w.score.log10_prob);
+        rendered += '\t';
       }
       if (levels.sentence) rendered += fmt::format("Total: {} OOV: {}\n", ppl::kenlm_number(scored.total), scored.oovs);
       out.append(rendered);

@@ -377,3 +377,31 @@ TEST_CASE("shared edge models: KenLM's load errors", "[ppl][arpa]") {
   CHECK(upper.exit_code == 0);
   CHECK(upper.out == lower.out);
 }
+
+TEST_CASE("state-carrying scorer equals the textbook back-off formula", "[ppl][backoff]") {
+  const auto parent = shared_parent();
+  if (!parent) return;
+  // toy.en.o3.arpa (lmplz) on the first 100 test lines: every word, both ways.
+  const auto model = ppl::NgramModel::load((*parent / "shared/corpora/lm/arpa/toy.en.o3.arpa").string(), nullptr);
+  std::ifstream text(*parent / "shared/corpora/lm/test/toy.test.en.tok");
+  std::size_t compared = 0;
+  for (std::string line; std::getline(text, line);) {
+    std::vector<std::string_view> tokens;
+    ppl::split_kenlm_tokens(line, tokens);
+    std::vector<ppl::WordId> history{model->begin_sentence()};  // most recent first
+    ppl::NgramModel::State state = model->begin_sentence_state(), next;
+    std::vector<ppl::WordId> ids;
+    for (const auto token : tokens) ids.push_back(model->index(token));
+    ids.push_back(model->end_sentence());
+    for (const ppl::WordId id : ids) {
+      const auto textbook = model->score(history, id);
+      const auto carried = model->score(state, id, next);
+      state = next;
+      CHECK(carried.log10_prob == textbook.log10_prob);
+      CHECK(carried.ngram_length == textbook.ngram_length);
+      history.insert(history.begin(), id);
+      ++compared;
+    }
+  }
+  CHECK(compared == 2499);  // the golden's token count for this text
+}

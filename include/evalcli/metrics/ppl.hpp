@@ -56,6 +56,18 @@ class NgramModel {
   // order of additions (matched probability, then back-offs shortest first).
   WordScore score(std::span<const WordId> history, WordId word) const;
 
+  // The same computation carried along a sentence, as KenLM's State: the
+  // longest history suffix that can still extend, with its back-off weights
+  // (found while matching the previous word, so they are not looked up again).
+  struct State {
+    WordId words[kMaxOrder];    // words[0] the most recent
+    float backoffs[kMaxOrder];  // backoffs[m-1] = back-off of the context words[0..m)
+    std::size_t length = 0;
+  };
+  State begin_sentence_state() const;  // (<s>)
+  State null_context_state() const { return {}; }
+  WordScore score(const State& in, WordId word, State& out) const;
+
   class Impl;
 
  private:

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <ostream>
-#include <unordered_map>
+#include <optional>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/decompress.hpp"
@@ -93,9 +93,54 @@ struct Weights {
   float backoff;
 };
 
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+// Word -> id, open addressing over 64-bit string hashes; the words live in one arena.
+class Vocabulary {
+ public:
+  void reserve(std::size_t count) { rebuild(std::max<std::size_t>(64, count * 2)); }
+  std::optional<WordId> find(std::string_view word) const {
+    const std::uint64_t hash = hash_of(word);
+    for (std::size_t i = slot(hash);; i = i + 1 == slots_.size() ? 0 : i + 1) {
+      const Slot& s = slots_[i];
+      if (s.hash == 0) return std::nullopt;
+      if (s.hash == hash && s.length == word.size() && std::memcmp(arena_.data() + s.offset, word.data(), word.size()) == 0) {
+        return s.id;
+      }
+    }
+  }
+  // Adds `word` (which must be absent).
+  void insert(std::string_view word, WordId id) {
+    if ((size_ + 1) * 10 > slots_.size() * 7) rebuild(slots_.size() * 2);
+    place(Slot{hash_of(word), id, static_cast<std::uint32_t>(word.size()), arena_.size()});
+    arena_.append(word);
+    ++size_;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t hash;  // 0 = empty
+    WordId id;
+    std::uint32_t length;
+    std::size_t offset;  // in arena_
+  };
+  static std::uint64_t hash_of(std::string_view word) { return std::hash<std::string_view>{}(word) | 1; }
+  std::size_t slot(std::uint64_t hash) const {
+    return static_cast<std::size_t>((static_cast<unsigned __int128>(hash * 0x9E3779B97F4A7C15ULL) * slots_.size()) >> 64);
+  }
+  void place(const Slot& fresh) {
+    std::size_t i = slot(fresh.hash);
+    while (slots_[i].hash != 0) i = i + 1 == slots_.size() ? 0 : i + 1;
+    slots_[i] = fresh;
+  }
+  void rebuild(std::size_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{0, 0, 0, 0});
+    for (const Slot& s : old) {
+      if (s.hash != 0) place(s);
+    }
+  }
+  std::vector<Slot> slots_ = std::vector<Slot>(64, Slot{0, 0, 0, 0});
+  std::string arena_;
+  std::size_t size_ = 0;
 };
 
 // Character classes of KenLM's readers.
@@ -112,7 +157,7 @@ bool entirely_white(std::string_view line) {
 
 class NgramModel::Impl {
  public:
-  std::unordered_map<std::string, WordId, StringHash, std::equal_to<>> vocab;
+  Vocabulary vocab;
   std::vector<Weights> unigrams;        // by word id
   std::vector<NgramTable> tables;       // tables[n] for n-grams of order n >= 2 (0, 1 unused)
   int order = 0;
@@ -272,8 +317,8 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
   model_.unigrams.reserve(count + 1);
   model_.unigrams.push_back({0, 0});  // <unk>, filled below or by its entry
   model_.vocab.reserve(count + 2);
-  model_.vocab.emplace("<unk>", kUnknownWord);
-  model_.vocab.emplace("<UNK>", kUnknownWord);
+  model_.vocab.insert("<unk>", kUnknownWord);
+  model_.vocab.insert("<UNK>", kUnknownWord);
   has_unknown = false;
   const bool highest = model_.order == 1;
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -295,12 +340,12 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
     const float backoff = read_backoff(line, end, highest, 1);
     WordId id;
     const auto found = model_.vocab.find(word);
-    if (found != model_.vocab.end()) {
-      id = found->second;  // <unk>/<UNK> (or a duplicate entry: the last one wins)
+    if (found) {
+      id = *found;  // <unk>/<UNK> (or a duplicate entry: the last one wins)
       if (id == kUnknownWord) has_unknown = true;
     } else {
       id = static_cast<WordId>(model_.unigrams.size());
-      model_.vocab.emplace(std::string(word), id);
+      model_.vocab.insert(word, id);
       model_.unigrams.push_back({0, 0});
     }
     model_.unigrams[id] = {prob, backoff};
@@ -320,12 +365,12 @@ void ArpaParser::read_words(std::string_view line, std::size_t& pos, int n) {
     const std::string_view word = line.substr(pos, end - pos);
     if (word.empty()) fail(fmt::format("the {}-gram has fewer than {} words", n, n));
     const auto found = model_.vocab.find(word);
-    if (found == model_.vocab.end()) {
+    if (!found) {
       fail(fmt::format("Word {} was not seen in the unigrams (which are supposed to list the entire vocabulary) "
                        "but appears in the {}-gram",
                        word, n));
     }
-    ids_.push_back(found->second);
+    ids_.push_back(*found);
     pos = end;
   }
 }
@@ -419,19 +464,18 @@ std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostre
   parser.read_end();
   model->md5_ = md5.hex_digest();
   for (const char* marker : {"<s>", "</s>"}) {
-    if (impl.vocab.find(std::string_view(marker)) == impl.vocab.end()) {
+    if (!impl.vocab.find(marker)) {
       throw input_error(fmt::format("{}: The ARPA file is missing {} and the model is configured to reject these models.",
                                     path, marker));
     }
   }
-  model->begin_sentence_ = impl.vocab.find(std::string_view("<s>"))->second;
-  model->end_sentence_ = impl.vocab.find(std::string_view("</s>"))->second;
+  model->begin_sentence_ = *impl.vocab.find("<s>");
+  model->end_sentence_ = *impl.vocab.find("</s>");
   return model;
 }
 
 WordId NgramModel::index(std::string_view word) const {
-  const auto found = impl_->vocab.find(word);
-  return found == impl_->vocab.end() ? kUnknownWord : found->second;
+  return impl_->vocab.find(word).value_or(kUnknownWord);
 }
 
 WordScore NgramModel::score(std::span<const WordId> history, WordId word) const {
@@ -467,6 +511,44 @@ WordScore NgramModel::score(std::span<const WordId> history, WordId word) const 
       if (m >= real_length) prob += backoff;
     }
   }
+  return {prob, static_cast<unsigned>(any_length)};
+}
+
+NgramModel::State NgramModel::begin_sentence_state() const {
+  State state;
+  state.words[0] = begin_sentence_;
+  state.backoffs[0] = impl_->unigrams[begin_sentence_].backoff;
+  state.length = 1;
+  return state;
+}
+
+WordScore NgramModel::score(const State& in, WordId word, State& out) const {
+  const Impl& impl = *impl_;
+  const std::size_t keep = static_cast<std::size_t>(impl.order - 1);
+  float prob = impl.unigrams[word].prob;
+  std::size_t real_length = 1;
+  std::size_t any_length = 1;
+  out.words[0] = word;
+  out.backoffs[0] = impl.unigrams[word].backoff;
+  // Only n-grams whose context is in the state can exist (every n-gram's
+  // context is an n-gram, blanks included), so the walk stops at in.length.
+  std::uint64_t key = start_key(word);
+  for (std::size_t i = 0; i < in.length; ++i) {
+    key = fold(key, in.words[i]);
+    const Entry* e = impl.tables[i + 2].find(key);
+    if (e == nullptr) break;
+    any_length = i + 2;
+    if (i + 1 < keep) {
+      out.words[i + 1] = in.words[i];
+      out.backoffs[i + 1] = e->backoff;
+    }
+    if (!is_blank(*e)) {
+      prob = e->prob;
+      real_length = i + 2;
+    }
+  }
+  for (std::size_t m = real_length; m <= in.length; ++m) prob += in.backoffs[m - 1];
+  out.length = std::min(any_length, keep);
   return {prob, static_cast<unsigned>(any_length)};
 }
 

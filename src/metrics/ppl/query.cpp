@@ -28,22 +28,15 @@ void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& ou
 LineScore score_line(const NgramModel& model, std::span<const std::string_view> tokens, ContextMode mode,
                      std::vector<ScoredWord>* words) {
   LineScore line;
-  // history[0] is the most recent word; only order-1 words matter.
-  const std::size_t keep = static_cast<std::size_t>(model.order() - 1);
-  WordId history[kMaxOrder];
-  std::size_t history_size = 0;
-  const auto push = [&](WordId id) {
-    for (std::size_t i = std::min(history_size, keep - 1); i > 0; --i) history[i] = history[i - 1];
-    history[0] = id;
-    history_size = std::min(history_size + 1, keep);
-  };
-  if (mode == ContextMode::sentence) push(model.begin_sentence());
+  NgramModel::State state =
+      mode == ContextMode::sentence ? model.begin_sentence_state() : model.null_context_state();
+  NgramModel::State next;
   const auto score_word = [&](std::string_view surface, WordId id) {
-    const WordScore score = model.score(std::span<const WordId>(history, history_size), id);
+    const WordScore score = model.score(state, id, next);
+    state = next;
     line.total += score.log10_prob;
     ++line.stats.tokens;
     if (words != nullptr) words->push_back({surface, id, score});
-    push(id);
     return score;
   };
   for (const std::string_view token : tokens) {
