@@ -1,5 +1,7 @@
 // `evalcli tokenize`: shows what a tokenizer (and normalizer chain) does,
 // one output line per input line, tokens joined by one space.
+#include <fmt/format.h>
+
 #include "evalcli/cli/cli.hpp"
 #include "evalcli/cli/common.hpp"
 #include "evalcli/io/line_reader.hpp"
@@ -35,8 +37,11 @@ void run_tokenize(const TokenizeOptions& o, Streams& io) {
 void add_tokenize_command(CLI::App& app, Streams& io) {
   auto options = std::make_shared<TokenizeOptions>();
   auto* cmd = app.add_subcommand("tokenize", "print each line's tokens joined by one space");
-  cmd->add_option("--tokenize", options->tokenizer, "tokenizer (-tok)");
-  cmd->add_option("--normalize", options->normalizers, "normalizers applied first, in order");
+  cmd->add_option("--tokenize", options->tokenizer,
+                  fmt::format("tokenizer (-tok): {}", fmt::join(tokenizer_names(), ", ")));
+  cmd->add_option("--normalize", options->normalizers,
+                  fmt::format("normalizers applied first, in order (repeatable): {}",
+                              fmt::join(normalizer_names(), ", ")));
   cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
   cmd->add_option("-i,--input", options->input, "input file (default stdin)");
   add_tokenizer_options(cmd, options->tokenizer_options);

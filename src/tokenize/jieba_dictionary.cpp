@@ -2,8 +2,10 @@
 // total, but as a trie so that loading 349k entries takes milliseconds.
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <memory>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -167,15 +169,30 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
 }
 
 Dictionary Dictionary::load(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!file) {
+  // Mapped rather than read: no copy of the 5 MB file, no buffer growth.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat info {};
+  if (fd < 0 || ::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    if (fd >= 0) ::close(fd);
     throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open the jieba dictionary", path),
                 kDebianPackageHint);
   }
-  std::string bytes;
-  char buffer[1 << 16];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0;) bytes.append(buffer, n);
-  return parse(bytes, path);
+  const auto size = static_cast<std::size_t>(info.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return parse({}, path);
+  }
+  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  ::close(fd);
+  if (mapped == MAP_FAILED) {
+    throw Error(ExitCode::missing_resource, fmt::format("{}: cannot read the jieba dictionary", path));
+  }
+  struct Unmap {
+    void* address;
+    std::size_t size;
+    ~Unmap() { ::munmap(address, size); }
+  } unmap{mapped, size};
+  return parse(std::string_view(static_cast<const char*>(mapped), size), path);
 }
 
 }  // namespace evalcli::jieba
