@@ -380,7 +380,8 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
       std::string bytes;
       if (pipeline_tokenizer_) {
         // Non-Latin text: tokens of the chosen tokenizer as hex ids (spec section 4).
-        for (auto token : text::split(pipeline_->process(piece))) {
+        const std::u32string processed = pipeline_->process(piece);
+        for (auto token : text::split(processed)) {
           if (!bytes.empty()) bytes += ' ';
           bytes += to_hex(utf8::encode(token));
         }

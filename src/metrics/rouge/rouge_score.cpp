@@ -139,7 +139,8 @@ RougeTokens RougeScoreMetric::tokenize(std::u32string_view text) const {
   }
   // Pipeline tokens, lowercased; tokens without a letter or digit never count.
   RougeTokens tokens;
-  for (auto piece : text::split(pipeline_->process(text))) {
+  const std::u32string processed = pipeline_->process(text);
+  for (auto piece : text::split(processed)) {
     const std::u32string lowered = text::lower(piece);
     bool keep = false;
     for (char32_t c : lowered) {
