@@ -26,6 +26,7 @@ struct PplOptions {
   std::string input = "-";
   bool null_context = false;
   bool kenlm_output = false;
+  bool kenlm_final_line = false;
   std::vector<std::string> levels;
   std::string tokenizer = "none";
   std::vector<std::string> normalizers;
@@ -206,9 +207,17 @@ void run_arpa(const PplOptions& o, Streams& io) {
     }
     ppl::split_kenlm_tokens(text, tokens);
     words.clear();
-    ppl::LineScore scored = ppl::score_line(*model, tokens, mode, want_words ? &words : nullptr);
+    // KenLM's bug, on request: a last line without '\n' gets no </s>, and only its token
+    // count and OOV log-probs reach the corpus sums (no total, no OOV count, no `Total:`).
+    const bool kenlm_unterminated = !terminated && o.kenlm_final_line;
+    ppl::LineScore scored = ppl::score_line(*model, tokens, mode, want_words ? &words : nullptr, !kenlm_unterminated);
     scored.stats.bytes = line.size() + (terminated ? 1 : 0);
     scored.stats.chars = count_code_points(line) + (terminated ? 1 : 0);
+    if (kenlm_unterminated) {
+      scored.stats.log10_total = 0;
+      scored.stats.oovs = 0;
+      scored.stats.lines = 0;
+    }
     corpus += scored.stats;
     if (o.kenlm_output) {
       std::string rendered;
@@ -222,7 +231,9 @@ void run_arpa(const PplOptions& o, Streams& io) {
         rendered += ppl::kenlm_number(w.score.log10_prob);
         rendered += '\t';
       }
-      if (levels.sentence) rendered += fmt::format("Total: {} OOV: {}\n", ppl::kenlm_number(scored.total), scored.oovs);
+      if (levels.sentence && !kenlm_unterminated) {
+        rendered += fmt::format("Total: {} OOV: {}\n", ppl::kenlm_number(scored.total), scored.oovs);
+      }
       out.append(rendered);
     }
     if (o.per_doc) {
@@ -372,6 +383,9 @@ void add_ppl_command(CLI::App& app, Streams& io) {
   cmd->add_option("-i,--input", o->input, "text to score with --lm (default stdin; may be compressed)");
   cmd->add_flag("-n,--null-context", o->null_context, "no <s> context and no </s> (KenLM query -n)");
   cmd->add_flag("--kenlm-output", o->kenlm_output, "print exactly what KenLM query prints (see --level)");
+  cmd->add_flag("--kenlm-final-line", o->kenlm_final_line,
+                "reproduce KenLM's handling of a last line without newline (its words count as tokens, "
+                "its probabilities are dropped); default: scored like any line");
   cmd->add_option("-v,--level", o->levels, "with --kenlm-output: summary, sentence, word (repeatable; default all)");
   cmd->add_option("--tokenize", o->tokenizer,
                   "tokenizer applied before scoring: none = KenLM's split on ASCII whitespace (default), 13a, zh, char, ...");

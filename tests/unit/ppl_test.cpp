@@ -182,6 +182,11 @@ TEST_CASE("CLI: KenLM output, unterminated last line, empty input", "[ppl][cli]"
   // A last line without '\n' is scored like any line (KenLM drops its </s> and total).
   const auto unterminated = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, "a b c");
   CHECK(unterminated.out == run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, "a b c\n").out);
+  // On request, KenLM's own behaviour (spec 1.1: edge_nonl.in "a b c" gives Tokens 3 and perplexities 1).
+  const auto kenlm_bug = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "--kenlm-final-line"}, "a b c");
+  CHECK(kenlm_bug.out ==
+        "a=3 2 -0.3\tb=4 3 -0.1\tc=5 3 -0.15\tPerplexity including OOVs:\t1\nPerplexity excluding OOVs:\t1\n"
+        "OOVs:\t0\nTokens:\t3\n");
   const auto empty = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output"}, "");
   CHECK(empty.out == "Perplexity including OOVs:\tNaN\nPerplexity excluding OOVs:\tNaN\nOOVs:\t0\nTokens:\t0\n");
   const auto null_empty_line = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "-n"}, "\n");

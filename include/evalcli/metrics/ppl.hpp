@@ -116,8 +116,9 @@ struct LineScore {
 
 // Scores the tokens of one line (already split) with KenLM's query rules.
 // If `words` is not null the per-word results are appended to it.
+// `score_end` = false skips the </s> of sentence mode (KenLM's unterminated last line).
 LineScore score_line(const NgramModel& model, std::span<const std::string_view> tokens, ContextMode mode,
-                     std::vector<ScoredWord>* words);
+                     std::vector<ScoredWord>* words, bool score_end = true);
 
 // KenLM `query`'s tokenisation: maximal runs of bytes other than
 // SPACE \t \n \v \f \r (bytes are compared raw, no Unicode handling).

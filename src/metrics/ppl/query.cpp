@@ -26,7 +26,7 @@ void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& ou
 }
 
 LineScore score_line(const NgramModel& model, std::span<const std::string_view> tokens, ContextMode mode,
-                     std::vector<ScoredWord>* words) {
+                     std::vector<ScoredWord>* words, bool score_end) {
   LineScore line;
   NgramModel::State state =
       mode == ContextMode::sentence ? model.begin_sentence_state() : model.null_context_state();
@@ -48,7 +48,7 @@ LineScore score_line(const NgramModel& model, std::span<const std::string_view> 
       line.stats.oov_log10_total += static_cast<double>(score.log10_prob);
     }
   }
-  if (mode == ContextMode::sentence) score_word("</s>", model.end_sentence());
+  if (mode == ContextMode::sentence && score_end) score_word("</s>", model.end_sentence());
   line.stats.oovs = line.oovs;
   line.stats.lines = 1;
   line.stats.log10_total = static_cast<double>(line.total);
