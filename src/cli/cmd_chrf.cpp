@@ -1,13 +1,140 @@
-// `evalcli chrf`: not implemented yet (see the project's issues).
-#include "evalcli/cli/cli.hpp"
+// `evalcli chrf`: corpus or sentence chrF / chrF++ with SacreBLEU's numbers and
+// an evalcli signature; `--signature` configures a run from a printed signature.
+#include <fmt/format.h>
+
+#include "evalcli/cli/common.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/metrics/chrf.hpp"
 
 namespace evalcli::cli {
+namespace {
 
-void add_chrf_command(CLI::App& app, Streams&) {
-  auto* cmd = app.add_subcommand("chrf", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error(ExitCode::usage, "'evalcli chrf' is not implemented yet"); });
+struct ChrfCommandOptions {
+  InputOptions input;
+  OutputOptions output;
+  ChrfOptions chrf;
+  std::string signature;
+};
+
+bool yes_no_value(const std::string& key, const std::string& value) {
+  if (value == "yes" || value == "true") return true;
+  if (value == "no" || value == "false") return false;
+  throw usage_error(fmt::format("signature: unknown {} value '{}'", key, value));
+}
+
+int int_value(const std::string& key, const std::string& value) {
+  try {
+    std::size_t used = 0;
+    const int number = std::stoi(value, &used);
+    if (used == value.size()) return number;
+  } catch (const std::exception&) {
+  }
+  throw usage_error(fmt::format("signature: {} must be an integer, not '{}'", key, value));
+}
+
+// "chrF2++" -> beta 2, word order 2 (SacreBLEU prints beta only in the name).
+void apply_metric_name(const std::string& name, ChrfOptions& chrf) {
+  if (name.rfind("chrF", 0) != 0) throw usage_error(fmt::format("signature is for {}, not chrF", name));
+  std::size_t pos = 4, digits = 0;
+  while (pos + digits < name.size() && std::isdigit(static_cast<unsigned char>(name[pos + digits]))) ++digits;
+  if (digits > 0) chrf.beta = std::stoi(name.substr(pos, digits));
+  const std::string plus = name.substr(pos + digits);
+  if (plus.find_first_not_of('+') != std::string::npos) {
+    throw usage_error(fmt::format("signature: unknown metric name '{}'", name));
+  }
+  if (!plus.empty()) chrf.word_order = static_cast<int>(plus.size());
+}
+
+// Configures chrF from a SacreBLEU 1.x/2.x or evalcli signature.
+ChrfOptions chrf_from_signature(const std::string& text, std::size_t given_refs) {
+  ChrfOptions chrf;
+  for (const auto& [key, value] : parse_signature(text)) {
+    if (key == "metric") {
+      apply_metric_name(value, chrf);
+    } else if (key == "nrefs" || key == "#") {
+      if (value != "var" && value != std::to_string(given_refs)) {
+        throw usage_error(fmt::format("signature has nrefs:{} but {} reference(s) were given", value, given_refs));
+      }
+    } else if (key == "case" || key == "c") {
+      if (value != "mixed" && value != "lc") throw usage_error(fmt::format("signature: unknown case '{}'", value));
+      chrf.lowercase = value == "lc";
+    } else if (key == "eff" || key == "e") {
+      chrf.eps_smoothing = !yes_no_value(key, value);
+    } else if (key == "nc" || key == "n") {
+      chrf.char_order = int_value(key, value);
+    } else if (key == "nw") {
+      chrf.word_order = int_value(key, value);
+    } else if (key == "space" || key == "s") {
+      chrf.whitespace = yes_no_value(key, value);
+    } else if (key == "beta") {
+      chrf.beta = int_value(key, value);
+    } else if (key == "tok") {
+      const auto dash_v = value.rfind("-v");
+      chrf.tokenizer = value.substr(0, dash_v);
+      // The tokenizer version must be one this build reproduces.
+      if (make_tokenizer(chrf.tokenizer)->id() != value) {
+        throw usage_error(fmt::format("signature names tokenizer '{}', which this evalcli cannot reproduce", value));
+      }
+    } else if (key == "norm") {
+      if (value != "none") {
+        std::size_t start = 0;
+        while (start <= value.size()) {
+          const auto plus = value.find('+', start);
+          const std::string id = value.substr(start, plus - start);
+          auto normalizer = normalizer_from_id(id);
+          chrf.normalizers.push_back(normalizer->name());
+          if (plus == std::string::npos) break;
+          start = plus + 1;
+        }
+      }
+    } else if (key == "version" || key == "v" || key == "test" || key == "t" || key == "lang" || key == "l" ||
+               key == "origlang" || key == "o" || key == "subset" || key == "S") {
+      // Informational: they do not change how given files are scored.
+    } else {
+      throw usage_error(fmt::format("signature field '{}:{}' is not a chrF option evalcli knows", key, value));
+    }
+  }
+  return chrf;
+}
+
+void run_chrf(ChrfCommandOptions& o, CLI::App* cmd, Streams& io) {
+  ChrfOptions chrf = o.chrf;
+  if (!o.signature.empty()) {
+    for (const char* conflicting : {"--chrf-char-order", "--chrf-word-order", "--chrf-beta", "--lowercase",
+                                    "--chrf-whitespace", "--chrf-eps-smoothing", "--tokenize", "--normalize"}) {
+      if (cmd->count(conflicting) > 0) {
+        throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", conflicting));
+      }
+    }
+    chrf = chrf_from_signature(o.signature, count_refs(o.input));
+  }
+  const Chrf metric(chrf);
+  run_metric_command(metric, o.input, o.output, io);
+}
+
+}  // namespace
+
+void add_chrf_command(CLI::App& app, Streams& io) {
+  auto options = std::make_shared<ChrfCommandOptions>();
+  auto& chrf = options->chrf;
+  auto* cmd = app.add_subcommand("chrf", "chrF / chrF++ (SacreBLEU-compatible numbers)");
+  add_input_options(cmd, options->input);
+  add_output_options(cmd, options->output);
+  cmd->add_option("--chrf-char-order", chrf.char_order, "character n-gram order (-cc, default 6)")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--chrf-word-order", chrf.word_order, "word n-gram order (-cw, default 0; 2 = chrF++)")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--chrf-beta", chrf.beta, "recall weight beta (default 2)")->check(CLI::Range(0, 1000));
+  cmd->add_flag("--lowercase,--chrf-lowercase", chrf.lowercase, "lowercase first (-lc)");
+  cmd->add_flag("--chrf-whitespace", chrf.whitespace, "keep whitespace in character n-grams");
+  cmd->add_flag("--chrf-eps-smoothing", chrf.eps_smoothing,
+                "chrF++.py/NLTK epsilon smoothing instead of effective-order averaging");
+  cmd->add_option("--tokenize", chrf.tokenizer,
+                  "split words for word n-grams with this tokenizer (default: SacreBLEU's whitespace + punctuation split)");
+  cmd->add_option("--normalize", chrf.normalizers, "normalizers applied first, in order");
+  cmd->add_option("--signature", options->signature, "configure from a SacreBLEU 1.x/2.x or evalcli signature");
+  cmd->callback([options, cmd, &io] { run_chrf(*options, cmd, io); });
 }
 
 }  // namespace evalcli::cli

@@ -1,0 +1,53 @@
+#pragma once
+// chrF / chrF++ exactly as SacreBLEU 2.x (../shared/specs/sacrebleu.md §4).
+// Statistics per segment: for each order (character orders 1..nc, then word
+// orders 1..nw) [hyp_count, ref_count, match_count], taken from the reference
+// with the best sentence-level F.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evalcli/metrics/metric.hpp"
+#include "evalcli/text/pipeline.hpp"
+
+namespace evalcli {
+
+struct ChrfOptions {
+  int char_order = 6;          // -cc / --chrf-char-order
+  int word_order = 0;          // -cw / --chrf-word-order (2 = chrF++)
+  int beta = 2;                // --chrf-beta
+  bool lowercase = false;      // --chrf-lowercase
+  bool whitespace = false;     // --chrf-whitespace: keep whitespace in character n-grams
+  bool eps_smoothing = false;  // --chrf-eps-smoothing (chrF++.py style); default = effective order
+  std::vector<std::string> normalizers;  // evalcli: applied first (--normalize)
+  std::string tokenizer;  // evalcli: words from this registry tokenizer; empty = SacreBLEU's split
+};
+
+// The string character n-grams are taken from: all whitespace removed unless `keep_whitespace`.
+std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace);
+// SacreBLEU's word split for chrF++: whitespace split, then one leading or
+// trailing ASCII punctuation character split off words longer than one character.
+std::vector<std::u32string_view> chrf_words(std::u32string_view line);
+
+class Chrf : public Metric {
+ public:
+  explicit Chrf(ChrfOptions options);
+
+  // "chrF2", "chrF2++", "chrF1+++"
+  std::string name() const override;
+  std::vector<std::string> stat_names() const override;
+  void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
+                     Stat* out) const override;
+  double score(std::span<const Stat> stats) const override;
+  std::string signature() const override;
+  std::vector<SacrebleuField> sacrebleu_fields() const override;
+
+  const ChrfOptions& options() const { return options_; }
+  std::size_t num_orders() const { return static_cast<std::size_t>(options_.char_order + options_.word_order); }
+
+ private:
+  ChrfOptions options_;
+  std::unique_ptr<TextPipeline> pipeline_;  // normalizers, lowercase, optional word tokenizer
+};
+
+}  // namespace evalcli

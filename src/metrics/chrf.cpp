@@ -1,0 +1,287 @@
+#include "evalcli/metrics/chrf.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/text/unicode.hpp"
+
+namespace evalcli {
+
+std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace) {
+  if (keep_whitespace) return std::u32string(line);
+  std::u32string out;
+  out.reserve(line.size());
+  for (char32_t c : line) {
+    if (!text::is_space(c)) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<std::u32string_view> chrf_words(std::u32string_view line) {
+  std::vector<std::u32string_view> words;
+  for (const auto word : text::split(line)) {
+    if (word.size() > 1 && text::is_ascii_punct(word.back())) {
+      words.push_back(word.substr(0, word.size() - 1));
+      words.push_back(word.substr(word.size() - 1));
+    } else if (word.size() > 1 && text::is_ascii_punct(word.front())) {
+      words.push_back(word.substr(0, 1));
+      words.push_back(word.substr(1));
+    } else {
+      words.push_back(word);
+    }
+  }
+  return words;
+}
+
+namespace {
+
+// Gives every distinct n-gram of one segment (hypothesis and references) a
+// dense integer id, exactly (no hashing collisions can merge n-grams): the id
+// of an n-gram is the interned pair (id of its first n-1 items, last item).
+// Open addressing; a generation stamp makes reset() O(1).
+class NgramInterner {
+ public:
+  static constexpr std::uint32_t kCharRoot = 0xFFFFFFFFu;  // "previous id" of a character unigram
+  static constexpr std::uint32_t kWordRoot = 0xFFFFFFFEu;  // ... of a word unigram
+
+  void reset() {
+    size_ = 0;
+    if (++stamp_ == 0) {  // wrapped: really clear
+      std::fill(stamps_.begin(), stamps_.end(), 0);
+      stamp_ = 1;
+    }
+  }
+  std::uint32_t size() const { return size_; }
+
+  std::uint32_t id(std::uint32_t prefix_id, std::uint32_t item) {
+    if ((size_ + 1) * 2 > keys_.size()) grow();
+    const std::uint64_t key = (static_cast<std::uint64_t>(prefix_id) << 32) | item;
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t slot = hash(key) & mask;
+    while (stamps_[slot] == stamp_) {
+      if (keys_[slot] == key) return values_[slot];
+      slot = (slot + 1) & mask;
+    }
+    stamps_[slot] = stamp_;
+    keys_[slot] = key;
+    values_[slot] = size_;
+    return size_++;
+  }
+
+ private:
+  static std::size_t hash(std::uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return static_cast<std::size_t>(key);
+  }
+  void grow() {
+    const std::size_t capacity = keys_.empty() ? 1024 : keys_.size() * 2;
+    std::vector<std::uint64_t> old_keys(capacity);
+    std::vector<std::uint32_t> old_values(capacity), old_stamps(capacity, 0);
+    old_keys.swap(keys_);
+    old_values.swap(values_);
+    old_stamps.swap(stamps_);
+    const std::size_t mask = capacity - 1;
+    for (std::size_t i = 0; i < old_keys.size(); ++i) {
+      if (old_stamps[i] != stamp_) continue;
+      std::size_t slot = hash(old_keys[i]) & mask;
+      while (stamps_[slot] == stamp_) slot = (slot + 1) & mask;
+      stamps_[slot] = stamp_;
+      keys_[slot] = old_keys[i];
+      values_[slot] = old_values[i];
+    }
+  }
+
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> values_, stamps_;
+  std::uint32_t stamp_ = 1;
+  std::uint32_t size_ = 0;
+};
+
+// N-gram ids of one side (hypothesis or one reference): ids[order] lists the
+// ids of every n-gram of that order, in position order.
+struct SideNgrams {
+  std::vector<std::vector<std::uint32_t>> ids;
+};
+
+// Appends, for orders 1..max_order, the n-gram ids of `items`.
+void extract_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, int max_order,
+                    NgramInterner& interner, std::vector<std::vector<std::uint32_t>>& ids, std::size_t first_slot,
+                    std::vector<std::uint32_t>& prefix) {
+  prefix.assign(items.size(), root);  // prefix[i]: id of the (n-1)-gram starting at i
+  for (int n = 1; n <= max_order; ++n) {
+    auto& out = ids[first_slot + static_cast<std::size_t>(n - 1)];
+    out.clear();
+    const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      prefix[i] = interner.id(prefix[i], items[i + n - 1]);
+      out.push_back(prefix[i]);
+    }
+  }
+}
+
+struct Workspace {
+  NgramInterner ngrams;
+  // Word ids of the segment; keys view the input lines or strings in keep_alive
+  // (a deque: its elements never move while the segment is processed).
+  std::unordered_map<std::u32string_view, std::uint32_t> words;
+  std::deque<std::u32string> keep_alive;
+  std::vector<std::uint32_t> items, prefix;
+  SideNgrams hyp, ref;
+  std::vector<std::uint32_t> ref_counts;
+  std::vector<Stat> stats, best;
+};
+
+}  // namespace
+
+Chrf::Chrf(ChrfOptions options) : options_(std::move(options)) {
+  if (options_.char_order < 0 || options_.word_order < 0 || options_.char_order + options_.word_order < 1) {
+    throw usage_error("chrF needs a positive character or word n-gram order");
+  }
+  if (options_.beta < 0) throw usage_error("chrF beta must not be negative");
+  PipelineOptions text;
+  text.normalizers = options_.normalizers;
+  text.lowercase = options_.lowercase;
+  text.tokenizer = options_.tokenizer.empty() ? "none" : options_.tokenizer;
+  pipeline_ = std::make_unique<TextPipeline>(text);
+}
+
+std::string Chrf::name() const {
+  return fmt::format("chrF{}{}", options_.beta, std::string(static_cast<std::size_t>(options_.word_order), '+'));
+}
+
+std::vector<std::string> Chrf::stat_names() const {
+  std::vector<std::string> names;
+  for (int n = 1; n <= options_.char_order; ++n) {
+    for (const char* what : {"hyp", "ref", "match"}) names.push_back(fmt::format("char{}_{}", n, what));
+  }
+  for (int n = 1; n <= options_.word_order; ++n) {
+    for (const char* what : {"hyp", "ref", "match"}) names.push_back(fmt::format("word{}_{}", n, what));
+  }
+  return names;
+}
+
+namespace {
+
+// N-gram ids of one line, all character orders then all word orders.
+void line_ngrams(std::u32string_view line, const ChrfOptions& options, const TextPipeline& pipeline,
+                 Workspace& ws, SideNgrams& side) {
+  const auto nc = static_cast<std::size_t>(options.char_order);
+  side.ids.resize(nc + static_cast<std::size_t>(options.word_order));
+  if (pipeline.has_normalizers() || pipeline.lowercase()) line = ws.keep_alive.emplace_back(pipeline.normalize(line));
+  ws.items.clear();
+  for (char32_t c : line) {
+    if (options.whitespace || !text::is_space(c)) ws.items.push_back(static_cast<std::uint32_t>(c));
+  }
+  extract_ngrams(ws.items, NgramInterner::kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
+  if (options.word_order == 0) return;
+
+  const std::vector<std::u32string_view> words =
+      options.tokenizer.empty() ? chrf_words(line)
+                                : text::split(ws.keep_alive.emplace_back(pipeline.tokenizer().tokenize(line)));
+  ws.items.clear();
+  for (const auto word : words) {
+    auto it = ws.words.find(word);
+    if (it == ws.words.end()) it = ws.words.emplace(word, static_cast<std::uint32_t>(ws.words.size())).first;
+    ws.items.push_back(it->second);
+  }
+  extract_ngrams(ws.items, NgramInterner::kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
+}
+
+}  // namespace
+
+void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
+  thread_local Workspace ws;
+  const std::size_t orders = num_orders();
+  ws.ngrams.reset();
+  ws.words.clear();
+  ws.keep_alive.clear();
+  std::fill(out, out + 3 * orders, 0.0);
+  if (refs.empty()) return;
+  line_ngrams(hyp, options_, *pipeline_, ws, ws.hyp);
+  ws.stats.assign(3 * orders, 0.0);
+  double best_f = -1.0;
+  for (const auto& ref : refs) {
+    line_ngrams(ref, options_, *pipeline_, ws, ws.ref);
+    ws.ref_counts.assign(ws.ngrams.size(), 0);
+    for (std::size_t k = 0; k < orders; ++k) {
+      const auto& ref_ids = ws.ref.ids[k];
+      const auto& hyp_ids = ws.hyp.ids[k];
+      for (auto id : ref_ids) ++ws.ref_counts[id];
+      // sum over distinct hyp n-grams of min(hyp count, ref count)
+      std::size_t match = 0;
+      for (auto id : hyp_ids) {
+        if (id < ws.ref_counts.size() && ws.ref_counts[id] > 0) {
+          --ws.ref_counts[id];
+          ++match;
+        }
+      }
+      for (auto id : ref_ids) ws.ref_counts[id] = 0;
+      // The hypothesis count is reported as 0 when the reference has no n-gram of this order.
+      ws.stats[3 * k] = ref_ids.empty() ? 0.0 : static_cast<Stat>(hyp_ids.size());
+      ws.stats[3 * k + 1] = static_cast<Stat>(ref_ids.size());
+      ws.stats[3 * k + 2] = static_cast<Stat>(match);
+    }
+    const double f = score(ws.stats);
+    if (f > best_f) {  // ties keep the earlier reference
+      best_f = f;
+      std::copy(ws.stats.begin(), ws.stats.end(), out);
+    }
+  }
+}
+
+// SacreBLEU's CHRF._compute_f_score, same operation order.
+double Chrf::score(std::span<const Stat> stats) const {
+  constexpr double eps = 1e-16;
+  const double factor = static_cast<double>(options_.beta) * static_cast<double>(options_.beta);
+  const std::size_t orders = num_orders();
+  double eps_score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
+  int effective_order = 0;
+  for (std::size_t i = 0; i < orders; ++i) {
+    const double n_hyp = stats[3 * i], n_ref = stats[3 * i + 1], n_match = stats[3 * i + 2];
+    const double prec = n_hyp > 0 ? n_match / n_hyp : eps;
+    const double rec = n_ref > 0 ? n_match / n_ref : eps;
+    const double denom = factor * prec + rec;
+    eps_score += denom > 0 ? (1 + factor) * prec * rec / denom : eps;
+    if (n_hyp > 0 && n_ref > 0) {
+      avg_prec += prec;
+      avg_rec += rec;
+      ++effective_order;
+    }
+  }
+  if (options_.eps_smoothing) return 100 * eps_score / static_cast<double>(orders);
+  if (effective_order == 0) {
+    avg_prec = avg_rec = 0.0;
+  } else {
+    avg_prec /= effective_order;
+    avg_rec /= effective_order;
+  }
+  if (avg_prec + avg_rec == 0) return 0.0;
+  double f = (1 + factor) * avg_prec * avg_rec;
+  f /= (factor * avg_prec) + avg_rec;
+  return 100 * f;
+}
+
+std::vector<SacrebleuField> Chrf::sacrebleu_fields() const {
+  return {{"case", "c", options_.lowercase ? "lc" : "mixed"},
+          {"eff", "e", options_.eps_smoothing ? "no" : "yes"},
+          {"nc", "nc", std::to_string(options_.char_order)},
+          {"nw", "nw", std::to_string(options_.word_order)},
+          {"space", "s", options_.whitespace ? "yes" : "no"}};
+}
+
+std::string Chrf::signature() const {
+  std::string sig = fmt::format("case:{}|eff:{}|nc:{}|nw:{}|space:{}|beta:{}", options_.lowercase ? "lc" : "mixed",
+                                options_.eps_smoothing ? "no" : "yes", options_.char_order, options_.word_order,
+                                options_.whitespace ? "yes" : "no", options_.beta);
+  if (!options_.tokenizer.empty()) sig += "|tok:" + pipeline_->tokenizer().id();
+  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
+  return sig;
+}
+
+}  // namespace evalcli

@@ -1,0 +1,125 @@
+#include "evalcli/metrics/ter.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/text/unicode.hpp"
+
+namespace evalcli {
+
+namespace {
+
+const char* yes_no(bool value) { return value ? "yes" : "no"; }
+
+// Interns the space-separated words of tokenized lines into small integers;
+// only equality matters to TER.
+class WordInterner {
+ public:
+  void clear() { ids_.clear(); }
+  void add_line(std::u32string_view line, std::vector<std::uint32_t>& out) {
+    out.clear();
+    std::size_t i = 0;
+    while (i < line.size()) {
+      std::size_t end = line.find(U' ', i);
+      if (end == std::u32string_view::npos) end = line.size();
+      if (end > i) {
+        auto [it, inserted] = ids_.try_emplace(line.substr(i, end - i), static_cast<std::uint32_t>(ids_.size()));
+        out.push_back(it->second);
+      }
+      i = end + 1;
+    }
+  }
+
+ private:
+  std::unordered_map<std::u32string_view, std::uint32_t> ids_;
+};
+
+}  // namespace
+
+Ter::Ter(TerOptions options) : options_(std::move(options)), tercom_(options_.tercom) {
+  const auto& t = options_.tercom;
+  if (!options_.tokenizer.empty()) {
+    if (t.normalized || t.no_punct || t.asian_support) {
+      throw usage_error("--tokenize replaces the TER (tercom) tokenizer: it cannot be combined with "
+                        "--ter-normalized, --ter-no-punct or --ter-asian-support");
+    }
+    PipelineOptions text;
+    text.normalizers = options_.normalizers;
+    text.lowercase = !t.case_sensitive;
+    text.tokenizer = options_.tokenizer;
+    pipeline_ = std::make_unique<TextPipeline>(text);
+  } else if (!options_.normalizers.empty()) {
+    PipelineOptions text;  // normalizers only; tercom lowercases and tokenizes
+    text.normalizers = options_.normalizers;
+    text.tokenizer = "none";
+    pipeline_ = std::make_unique<TextPipeline>(text);
+  }
+}
+
+std::u32string Ter::tokenize(std::u32string_view line) const {
+  line = text::rstrip(line);
+  if (!pipeline_) return tercom_.tokenize(line);
+  if (!options_.tokenizer.empty()) return pipeline_->process(line);
+  return tercom_.tokenize(text::rstrip(pipeline_->normalize(line)));
+}
+
+void Ter::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
+  thread_local WordInterner interner;
+  thread_local std::vector<std::uint32_t> hyp_words, ref_words;
+  const std::u32string hyp_text = tokenize(hyp);
+  std::vector<std::u32string> ref_texts;
+  ref_texts.reserve(refs.size());
+  for (const auto& ref : refs) ref_texts.push_back(tokenize(ref));
+
+  interner.clear();
+  interner.add_line(hyp_text, hyp_words);
+  std::int64_t best_edits = 0;
+  std::int64_t ref_lengths = 0;
+  for (std::size_t r = 0; r < ref_texts.size(); ++r) {
+    interner.add_line(ref_texts[r], ref_words);
+    const std::int64_t edits = ter_edits(hyp_words, ref_words);
+    ref_lengths += static_cast<std::int64_t>(ref_words.size());
+    if (r == 0 || edits < best_edits) best_edits = edits;
+  }
+  out[0] = static_cast<Stat>(best_edits);
+  // Python: ref_lengths / len(refs), a true division.
+  out[1] = refs.empty() ? 0.0 : static_cast<double>(ref_lengths) / static_cast<double>(refs.size());
+}
+
+double Ter::score(std::span<const Stat> stats) const {
+  const double edits = stats[0], ref_length = stats[1];
+  if (ref_length > 0) return 100 * (edits / ref_length);
+  return edits > 0 ? 100.0 : 0.0;  // empty references: 100 if anything was hypothesised
+}
+
+std::vector<SacrebleuField> Ter::sacrebleu_fields() const {
+  const auto& t = options_.tercom;
+  return {{"case", "c", t.case_sensitive ? "mixed" : "lc"},
+          {"tok", "t", "tercom"},
+          {"norm", "nr", yes_no(t.normalized)},
+          {"punct", "pn", yes_no(!t.no_punct)},
+          {"asian", "as", yes_no(t.asian_support)}};
+}
+
+std::string Ter::signature() const {
+  const auto& t = options_.tercom;
+  std::string sig = fmt::format("case:{}", t.case_sensitive ? "mixed" : "lc");
+  if (!options_.tokenizer.empty()) {
+    sig += "|tok:" + pipeline_->tokenizer().id();
+  } else {
+    sig += fmt::format("|tok:{}|norm:{}|punct:{}|asian:{}", tercom_.id(), yes_no(t.normalized), yes_no(!t.no_punct),
+                       yes_no(t.asian_support));
+  }
+  // "norm" is taken by SacreBLEU's --ter-normalized: the normalizer chain is "prenorm".
+  if (pipeline_ && pipeline_->has_normalizers()) sig += "|prenorm:" + pipeline_->normalizer_chain_id();
+  return sig;
+}
+
+nlohmann::json Ter::details(std::span<const Stat> stats) const {
+  return {{"num_edits", static_cast<std::int64_t>(stats[0])}, {"ref_length", stats[1]}};
+}
+
+}  // namespace evalcli

@@ -1,0 +1,133 @@
+// Expected values come from SacreBLEU 2.6.0 (sacrebleu.metrics.CHRF) run by hand.
+#include <catch2/catch.hpp>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/metrics/chrf.hpp"
+#include "evalcli/text/utf8.hpp"
+#include "support/test_support.hpp"
+
+using evalcli::Chrf;
+using evalcli::ChrfOptions;
+using evalcli::Stat;
+
+namespace {
+
+std::u32string u32(const std::string& s) { return evalcli::utf8::decode_or_throw(s, "test"); }
+
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  const std::u32string text = u32(line);  // chrf_words returns views into it
+  for (auto w : evalcli::chrf_words(text)) out.push_back(evalcli::utf8::encode(w));
+  return out;
+}
+
+std::vector<Stat> stats(const Chrf& chrf, const std::string& hyp, const std::vector<std::string>& refs) {
+  std::vector<std::u32string> decoded;
+  for (const auto& ref : refs) decoded.push_back(u32(ref));
+  std::vector<Stat> out(chrf.num_stats());
+  chrf.segment_stats(u32(hyp), decoded, out.data());
+  return out;
+}
+
+double sentence(const Chrf& chrf, const std::string& hyp, const std::vector<std::string>& refs) {
+  return chrf.score(stats(chrf, hyp, refs));
+}
+
+}  // namespace
+
+TEST_CASE("chrF++ word split: one leading or trailing ASCII punctuation char", "[chrf]") {
+  CHECK(words("(hi) \"hi\" ... a . ,abc x,y, -") ==
+        std::vector<std::string>{"(hi", ")", "\"hi", "\"", "..", ".", "a", ".", ",", "abc", "x,y", ",", "-"});
+  CHECK(words("  a\u00a0b\u3000c  ") == std::vector<std::string>{"a", "b", "c"});
+  CHECK(words("¡hola!") == std::vector<std::string>{"¡hola", "!"});  // ¡ is not ASCII
+  CHECK(words("").empty());
+}
+
+TEST_CASE("character text drops Python whitespace only", "[chrf]") {
+  CHECK(evalcli::chrf_char_text(U" a b\u00a0c\u200bd ", false) == U"abc\u200bd");
+  CHECK(evalcli::chrf_char_text(U" a b", true) == U" a b");
+}
+
+TEST_CASE("hyp count is 0 when the reference has no n-gram of that order", "[chrf]") {
+  ChrfOptions o;
+  o.char_order = 2;
+  const Chrf chrf(o);
+  CHECK(stats(chrf, "abc", {"a"}) == std::vector<Stat>{3, 1, 1, 0, 0, 0});
+  CHECK(sentence(chrf, "abc", {"a"}) == 71.42857142857143);
+}
+
+TEST_CASE("empty hypothesis and reference", "[chrf]") {
+  CHECK(sentence(Chrf(ChrfOptions{}), "", {""}) == 0.0);
+  CHECK(sentence(Chrf(ChrfOptions{}), "", {"abc"}) == 0.0);
+  ChrfOptions eps;
+  eps.eps_smoothing = true;
+  CHECK(sentence(Chrf(eps), "", {""}) == 1.0000000000000002e-14);
+}
+
+TEST_CASE("multiple references: the best sentence F wins, ties keep the first", "[chrf]") {
+  const Chrf chrf(ChrfOptions{});
+  const auto s = stats(chrf, "the cat", {"a dog", "the cats", "the cat"});
+  CHECK(s == std::vector<Stat>{6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1});
+  CHECK(chrf.score(s) == 100.0);
+}
+
+TEST_CASE("chrF names and signatures", "[chrf]") {
+  ChrfOptions o;
+  CHECK(Chrf(o).name() == "chrF2");
+  CHECK(Chrf(o).signature() == "case:mixed|eff:yes|nc:6|nw:0|space:no|beta:2");
+  o.word_order = 2;
+  CHECK(Chrf(o).name() == "chrF2++");
+  o.beta = 1;
+  o.word_order = 3;
+  o.eps_smoothing = true;
+  o.lowercase = true;
+  CHECK(Chrf(o).name() == "chrF1+++");
+  const auto fields = Chrf(o).sacrebleu_fields();
+  REQUIRE(fields.size() == 5);
+  CHECK(fields[0].value == "lc");
+  CHECK(fields[1].value == "no");
+  CHECK(fields[3].value == "3");
+  CHECK(fields[4].short_key == "s");
+}
+
+TEST_CASE("bad chrF options", "[chrf]") {
+  ChrfOptions o;
+  o.char_order = 0;
+  CHECK_THROWS_AS(Chrf(o), evalcli::Error);
+  o.tokenizer = "nosuch";
+  o.char_order = 6;
+  CHECK_THROWS_AS(Chrf(o), evalcli::Error);
+}
+
+TEST_CASE("--tokenize changes the words of chrF++", "[chrf]") {
+  ChrfOptions o;
+  o.word_order = 2;
+  o.tokenizer = "13a";
+  const Chrf chrf(o);
+  CHECK(chrf.signature() == "case:mixed|eff:yes|nc:6|nw:2|space:no|beta:2|tok:13a-v1");
+  // 13a gives "x ( a . b ) ,": 7 word unigrams; SacreBLEU's split gives x, (a.b), ","
+  const auto s = stats(chrf, "x (a.b),", {"x (a.b),"});
+  CHECK(s[18] == 7);
+  ChrfOptions plain;
+  plain.word_order = 2;
+  CHECK(stats(Chrf(plain), "x (a.b),", {"x (a.b),"})[18] == 3);
+}
+
+TEST_CASE("evalcli chrf on the command line", "[chrf][cli]") {
+  evalcli::test::TempFile hyp("The cat sat on the mat.\nHello world\n");
+  evalcli::test::TempFile ref("The cat sat on a mat.\nHello, world!\n");
+  auto result = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "-cw", "2"});
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("chrF2++|nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|beta:2|version:"));
+  result = evalcli::test::run_cli(
+      {"chrf", ref.path(), "-i", hyp.path(), "--signature", "chrF1++|nrefs:1|case:lc|eff:no|nc:4|nw:2|space:no|version:2.6.0"});
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("chrF1++|nrefs:1|case:lc|eff:no|nc:4|nw:2|space:no|beta:1|"));
+  result = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "--signature", "chrF2+numchars.6+space.false+version.1.5.1"});
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|beta:2|"));
+  result = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "--signature", "BLEU|nrefs:1"});
+  CHECK(result.exit_code == 2);
+  result = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "-cc", "0"});
+  CHECK(result.exit_code == 2);
+}
