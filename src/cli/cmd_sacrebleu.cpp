@@ -18,6 +18,8 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/version.hpp"
 #include "evalcli/metrics/bleu.hpp"
+#include "evalcli/metrics/chrf.hpp"
+#include "evalcli/metrics/ter.hpp"
 
 namespace evalcli::cli {
 
@@ -40,6 +42,24 @@ std::unique_ptr<Metric> make_sacrebleu_metric(const std::string& name, const Sac
     bleu.smooth_value = args.smooth_value;
     bleu.effective_order = args.sentence_level;
     return std::make_unique<Bleu>(bleu);
+  }
+  if (name == "chrf") {
+    ChrfOptions chrf;
+    chrf.char_order = args.chrf_char_order;
+    chrf.word_order = args.chrf_word_order;
+    chrf.beta = args.chrf_beta;
+    chrf.lowercase = args.chrf_lowercase;
+    chrf.whitespace = args.chrf_whitespace;
+    chrf.eps_smoothing = args.chrf_eps_smoothing;
+    return std::make_unique<Chrf>(chrf);
+  }
+  if (name == "ter") {
+    TerOptions ter;
+    ter.tercom.case_sensitive = args.ter_case_sensitive;
+    ter.tercom.normalized = args.ter_normalized;
+    ter.tercom.no_punct = args.ter_no_punct;
+    ter.tercom.asian_support = args.ter_asian_support;
+    return std::make_unique<Ter>(ter);
   }
   throw RawExit(1, fmt::format("sacreBLEU: metric '{}' is not available in this evalcli yet\n", name));
 }

@@ -235,17 +235,21 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   }
 }
 
-// SacreBLEU's CHRF._compute_f_score, same operation order.
-double Chrf::score(std::span<const Stat> stats) const {
+namespace {
+
+// SacreBLEU's CHRF._compute_f_score, same operation order. `Count` is double
+// for exact sums, float when reproducing SacreBLEU's float32 bootstrap (numpy
+// divides two float32 counts in float32; everything after is double).
+template <typename Count>
+double chrf_f_score(std::span<const Count> stats, std::size_t orders, int beta, bool eps_smoothing) {
   constexpr double eps = 1e-16;
-  const double factor = static_cast<double>(options_.beta) * static_cast<double>(options_.beta);
-  const std::size_t orders = num_orders();
+  const double factor = static_cast<double>(beta) * static_cast<double>(beta);
   double eps_score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
   int effective_order = 0;
   for (std::size_t i = 0; i < orders; ++i) {
-    const double n_hyp = stats[3 * i], n_ref = stats[3 * i + 1], n_match = stats[3 * i + 2];
-    const double prec = n_hyp > 0 ? n_match / n_hyp : eps;
-    const double rec = n_ref > 0 ? n_match / n_ref : eps;
+    const Count n_hyp = stats[3 * i], n_ref = stats[3 * i + 1], n_match = stats[3 * i + 2];
+    const double prec = n_hyp > 0 ? static_cast<double>(n_match / n_hyp) : eps;
+    const double rec = n_ref > 0 ? static_cast<double>(n_match / n_ref) : eps;
     const double denom = factor * prec + rec;
     eps_score += denom > 0 ? (1 + factor) * prec * rec / denom : eps;
     if (n_hyp > 0 && n_ref > 0) {
@@ -254,7 +258,7 @@ double Chrf::score(std::span<const Stat> stats) const {
       ++effective_order;
     }
   }
-  if (options_.eps_smoothing) return 100 * eps_score / static_cast<double>(orders);
+  if (eps_smoothing) return 100 * eps_score / static_cast<double>(orders);
   if (effective_order == 0) {
     avg_prec = avg_rec = 0.0;
   } else {
@@ -265,6 +269,16 @@ double Chrf::score(std::span<const Stat> stats) const {
   double f = (1 + factor) * avg_prec * avg_rec;
   f /= (factor * avg_prec) + avg_rec;
   return 100 * f;
+}
+
+}  // namespace
+
+double Chrf::score(std::span<const Stat> stats) const {
+  return chrf_f_score(stats, num_orders(), options_.beta, options_.eps_smoothing);
+}
+
+double Chrf::score_float32(std::span<const float> stats) const {
+  return chrf_f_score(stats, num_orders(), options_.beta, options_.eps_smoothing);
 }
 
 std::vector<SacrebleuField> Chrf::sacrebleu_fields() const {

@@ -95,6 +95,13 @@ double Ter::score(std::span<const Stat> stats) const {
   return edits > 0 ? 100.0 : 0.0;  // empty references: 100 if anything was hypothesised
 }
 
+// SacreBLEU's bootstrap divides two float32 sums in float32, then multiplies by 100 in double.
+double Ter::score_float32(std::span<const float> stats) const {
+  const float edits = stats[0], ref_length = stats[1];
+  if (ref_length > 0) return 100 * static_cast<double>(edits / ref_length);
+  return edits > 0 ? 100.0 : 0.0;
+}
+
 std::vector<SacrebleuField> Ter::sacrebleu_fields() const {
   const auto& t = options_.tercom;
   return {{"case", "c", t.case_sensitive ? "mixed" : "lc"},

@@ -99,7 +99,7 @@ TEST_CASE("bad chrF options", "[chrf]") {
   CHECK_THROWS_AS(Chrf(o), evalcli::Error);
 }
 
-TEST_CASE("--tokenize changes the words of chrF++", "[chrf]") {
+TEST_CASE("a --tokenize tokenizer changes the words of chrF++", "[chrf]") {
   ChrfOptions o;
   o.word_order = 2;
   o.tokenizer = "13a";

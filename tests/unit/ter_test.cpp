@@ -142,7 +142,7 @@ TEST_CASE("TER signatures", "[ter]") {
   CHECK(fields[2].value == "yes");
 }
 
-TEST_CASE("--tokenize replaces tercom and rejects tercom options", "[ter]") {
+TEST_CASE("a --tokenize tokenizer replaces tercom and rejects tercom options", "[ter]") {
   TerOptions options;
   options.tokenizer = "13a";
   CHECK(Ter(options).signature() == "case:lc|tok:13a-v1");

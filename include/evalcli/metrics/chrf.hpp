@@ -39,6 +39,7 @@ class Chrf : public Metric {
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;
+  double score_float32(std::span<const float> stats) const override;
   std::string signature() const override;
   std::vector<SacrebleuField> sacrebleu_fields() const override;
 
