@@ -31,7 +31,7 @@ void apply_smooth_field(const std::string& value, BleuOptions& bleu) {
   bleu.smoothing = parse_bleu_smoothing(value.substr(0, bracket));
   if (bracket != std::string::npos) {
     if (value.back() != ']') throw usage_error(fmt::format("signature: bad smooth value '{}'", value));
-    bleu.smooth_value = std::stod(value.substr(bracket + 1, value.size() - bracket - 2));
+    bleu.smooth_value = signature_double("smooth", value.substr(bracket + 1, value.size() - bracket - 2));
   }
 }
 
@@ -63,7 +63,10 @@ std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::size_t g
     } else if (key == "smooth" || key == "s") {
       apply_smooth_field(value, bleu);
     } else if (key == "order") {
-      bleu.max_ngram_order = std::stoi(value);
+      bleu.max_ngram_order = signature_int("order", value);
+      if (bleu.max_ngram_order < 1 || bleu.max_ngram_order > 16) {
+        throw usage_error(fmt::format("signature: order:{} is outside 1..16", value));
+      }
     } else if (key == "norm") {
       if (value != "none") {
         std::size_t start = 0;

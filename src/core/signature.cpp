@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
+
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
 
@@ -63,6 +66,24 @@ std::vector<SignatureField> parse_signature(std::string_view text) {
   }
   if (fields.empty()) throw usage_error("empty signature");
   return fields;
+}
+
+int signature_int(std::string_view key, std::string_view value) {
+  int number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+    throw usage_error(fmt::format("signature field '{}:{}' is not a whole number", key, value));
+  }
+  return number;
+}
+
+double signature_double(std::string_view key, std::string_view value) {
+  double number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number)) {
+    throw usage_error(fmt::format("signature field '{}:{}' is not a number", key, value));
+  }
+  return number;
 }
 
 std::optional<std::string> find_field(const std::vector<SignatureField>& fields, std::string_view key) {

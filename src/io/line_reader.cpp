@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -47,12 +48,51 @@ LineReader::LineReader(const std::string& path) : name_(path) {
 LineReader::LineReader(std::istream& in, std::string name, bool universal_newlines)
     : in_(&in), name_(std::move(name)), universal_newlines_(universal_newlines) {}
 
+std::size_t max_line_bytes() {
+  static const std::size_t limit = [] {
+    constexpr std::size_t kDefault = std::size_t{16} << 20;
+    const char* value = std::getenv("EVALCLI_MAX_LINE_BYTES");
+    if (value == nullptr) return kDefault;
+    char* end = nullptr;
+    const unsigned long long parsed = std::strtoull(value, &end, 10);
+    return end != value && *end == '\0' && parsed > 0 ? static_cast<std::size_t>(parsed) : kDefault;
+  }();
+  return limit;
+}
+
+void LineReader::throw_line_too_long() const {
+  throw input_error(fmt::format("{}:{}: line longer than {} bytes (the limit; see EVALCLI_MAX_LINE_BYTES in "
+                                "docs/limits.md)",
+                                name_, line_number_ + 1, max_line_bytes()));
+}
+
+// Reads up to the next LF in chunks, so that a gigantic line fails at the
+// limit instead of being read whole into memory.
 bool LineReader::read_physical_line(std::string& line) {
-  if (!std::getline(*in_, line)) {
+  line.clear();
+  constexpr std::streamsize kChunk = 1 << 16;
+  char chunk[kChunk];
+  bool extracted_any = false;
+  for (;;) {
+    in_->getline(chunk, kChunk);
+    const std::streamsize got = in_->gcount();
     if (in_->bad()) throw input_error(fmt::format("{}: read error", name_));
-    return false;
+    extracted_any = extracted_any || got > 0;
+    if (!in_->fail()) {
+      // Stopped at the LF (counted by gcount, not stored) or at the end of input.
+      line.append(chunk, static_cast<std::size_t>(in_->eof() ? got : got - 1));
+      if (line.size() > max_line_bytes()) throw_line_too_long();
+      return true;
+    }
+    if (in_->eof()) {  // nothing more: the line (if any) ended without LF
+      line.append(chunk, static_cast<std::size_t>(got));
+      return extracted_any;
+    }
+    // The chunk filled up before an LF: keep reading the same line.
+    line.append(chunk, static_cast<std::size_t>(got));
+    if (line.size() > max_line_bytes()) throw_line_too_long();
+    in_->clear();
   }
-  return true;
 }
 
 bool LineReader::next_bytes(std::string& line) {

@@ -18,6 +18,11 @@ struct SignatureField {
 // ("BLEU|...") is accepted and dropped. Throws a usage error if unparsable.
 std::vector<SignatureField> parse_signature(std::string_view text);
 
+// Numeric field values ("order:4", "smooth:floor[0.10]"): the whole value must
+// be a number in range, else a usage error naming the field.
+int signature_int(std::string_view key, std::string_view value);
+double signature_double(std::string_view key, std::string_view value);
+
 std::optional<std::string> find_field(const std::vector<SignatureField>& fields, std::string_view key);
 
 // "nrefs:N|<extra>|<metric fields>|version:evalcli-X.Y.Z"

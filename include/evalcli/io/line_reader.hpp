@@ -4,6 +4,8 @@
 // rstrip), a final line without LF counts, a UTF-8 BOM is kept as U+FEFF.
 // Standard input uses Python's universal newlines (CRLF, CR and LF end lines).
 // Every line is checked UTF-8; errors name file, line and byte.
+// A line longer than max_line_bytes() is an input error (docs/limits.md): memory
+// stays bounded whatever the input.
 #include <fstream>
 #include <istream>
 #include <memory>
@@ -11,6 +13,10 @@
 #include <vector>
 
 namespace evalcli::io {
+
+// The longest line evalcli reads (bytes, without the terminator): 16 MiB,
+// or EVALCLI_MAX_LINE_BYTES from the environment when set to a positive number.
+std::size_t max_line_bytes();
 
 class LineReader {
  public:
@@ -38,6 +44,7 @@ class LineReader {
 
  private:
   bool read_physical_line(std::string& line);
+  [[noreturn]] void throw_line_too_long() const;
 
   std::unique_ptr<std::ifstream> file_;
   std::unique_ptr<char[]> buffer_;

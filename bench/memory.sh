@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Peak resident memory (GNU time's %M) of each implemented scoring subcommand
+# at 20k and 200k lines: corpus scoring must not grow with the corpus (stats
+# are summed while streaming); --sentence-level keeps one row per segment and
+# may grow linearly. Data: WMT22 en-de (shared/corpora) repeated to size.
+#   bench/memory.sh [path/to/evalcli]       (default build/evalcli)
+# Prints one line per run and "ratio" = peak(200k) / peak(20k).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+evalcli=${1:-build/evalcli}
+corpora=${EVALCLI_CORPORA:-../shared/corpora}
+src_hyp=$corpora/wmt22/en-de/hyp.Online-B.de
+src_ref=$corpora/wmt22/en-de/ref.A.de
+[[ -f $src_ref ]] || src_ref=$(ls "$corpora"/wmt22/en-de/ref* | head -1)
+[[ -x /usr/bin/time ]] || { echo "bench/memory.sh needs GNU time (Debian package 'time')" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+make_corpus() {  # lines source output
+  local lines=$1 source=$2 out=$3
+  : >"$out"
+  while [[ $(wc -l <"$out") -lt $lines ]]; do cat "$source" >>"$out"; done
+  head -n "$lines" "$out" >"$out.tmp" && mv "$out.tmp" "$out"
+}
+for n in 20000 200000; do
+  make_corpus $n "$src_hyp" "$work/hyp.$n"
+  make_corpus $n "$src_ref" "$work/ref.$n"
+done
+
+peak_kb() {  # prints the peak RSS in KiB of the command
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null 2>"$work/err" || {
+    echo "failed: $* ($(head -1 "$work/err"))" >&2
+    echo 0
+    return
+  }
+  cat "$work/rss"
+}
+
+# Subcommands whose stub still says "not implemented" are left out.
+printf '%-28s %10s %10s %7s\n' "run" "20k (KiB)" "200k (KiB)" "ratio"
+for metric in bleu chrf ter rouge meteor cider; do
+  probe=$("$evalcli" "$metric" -r "$work/ref.20000" -i "$work/hyp.20000" -b 2>&1 >/dev/null || true)
+  [[ $probe == *"not implemented"* ]] && continue
+  for mode in corpus sentence; do
+    extra=()
+    [[ $mode == sentence ]] && extra=(--sentence-level)
+    small=$(peak_kb "$evalcli" "$metric" -r "$work/ref.20000" -i "$work/hyp.20000" -b "${extra[@]}")
+    large=$(peak_kb "$evalcli" "$metric" -r "$work/ref.200000" -i "$work/hyp.200000" -b "${extra[@]}")
+    ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.2f", a ? b / a : 0 }')
+    printf '%-28s %10s %10s %7s\n' "$metric ($mode)" "$small" "$large" "$ratio"
+  done
+done

@@ -1,0 +1,65 @@
+// UTF-8 decoder and line reader: decoding must round-trip valid input and stop
+// exactly at the first invalid sequence; the line reader must split any bytes
+// (files: LF only; stdin: universal newlines) without losing or inventing lines.
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/io/line_reader.hpp"
+#include "evalcli/text/utf8.hpp"
+#include "fuzz_support.hpp"
+
+namespace {
+
+void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+void fuzz_decoder(std::string_view bytes) {
+  std::u32string decoded;
+  const std::size_t bad = evalcli::utf8::decode(bytes, decoded);
+  if (bad == evalcli::utf8::npos) {
+    check(evalcli::utf8::encode(decoded) == bytes);
+    return;
+  }
+  check(bad < bytes.size());
+  // Everything before the bad offset is valid and decodes to what was returned.
+  std::u32string prefix;
+  check(evalcli::utf8::decode(bytes.substr(0, bad), prefix) == evalcli::utf8::npos);
+  check(prefix == decoded);
+}
+
+std::size_t expected_file_lines(std::string_view bytes) {
+  std::size_t lines = 0;
+  for (char c : bytes) lines += c == '\n';
+  if (!bytes.empty() && bytes.back() != '\n') ++lines;
+  return lines;
+}
+
+void fuzz_reader(std::string_view bytes, bool universal_newlines) {
+  std::istringstream in{std::string(bytes)};
+  evalcli::io::LineReader reader(in, "fuzz", universal_newlines);
+  std::u32string line;
+  std::size_t lines = 0;
+  try {
+    while (reader.next(line)) {
+      ++lines;
+      check(reader.line_number() == lines);
+    }
+  } catch (const evalcli::Error& e) {
+    check(e.code() == evalcli::ExitCode::input_data);
+    return;
+  }
+  if (!universal_newlines) check(lines == expected_file_lines(bytes));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view bytes = evalcli::fuzz::as_text(data, size);
+  fuzz_decoder(bytes);
+  fuzz_reader(bytes, false);
+  fuzz_reader(bytes, true);
+  return 0;
+}

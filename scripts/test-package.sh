@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Checks the install layout and the .deb of the Release build in build/
+# (made by scripts/test.sh): `cmake --install` into a scratch prefix must give
+# the binary, the man page and the bash completion; `cpack -G DEB` must give a
+# package whose Depends name the runtime libraries; as root, `dpkg -i` installs
+# it, `evalcli --version` runs from /usr/bin, and `dpkg -r` removes it again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${EVALCLI_BUILD_DIR:-build}
+[[ -f $build/CMakeCache.txt ]] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" -j"${EVALCLI_JOBS:-2}"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "test-package.sh: $*" >&2; exit 1; }
+
+# 1. cmake --install
+cmake --install "$build" --prefix "$scratch/usr" >/dev/null
+for file in bin/evalcli share/man/man1/evalcli.1.gz share/bash-completion/completions/evalcli \
+  share/doc/evalcli/errors.md; do
+  [[ -f $scratch/usr/$file ]] || fail "cmake --install did not install $file"
+done
+"$scratch/usr/bin/evalcli" --version | grep -q '^evalcli ' || fail "installed evalcli --version failed"
+zcat "$scratch/usr/share/man/man1/evalcli.1.gz" | grep -q '^\.SH EVALCLI BLEU' ||
+  fail "the man page lacks the bleu section"
+if command -v man >/dev/null; then
+  man -l "$scratch/usr/share/man/man1/evalcli.1.gz" 2>&1 >/dev/null | grep . && fail "man reports problems"
+fi
+bash -n "$scratch/usr/share/bash-completion/completions/evalcli" || fail "completion has syntax errors"
+completions=$(PATH="$scratch/usr/bin:$PATH" bash -c '
+  source "$1"; COMP_WORDS=(evalcli bl); COMP_CWORD=1; _evalcli; echo "${COMPREPLY[*]}"' _ \
+  "$scratch/usr/share/bash-completion/completions/evalcli")
+[[ $completions == *bleu* ]] || fail "bash completion of 'evalcli bl' gave '$completions'"
+echo "install layout: ok"
+
+# 2. the .deb
+(cd "$build" && cpack -G DEB >/dev/null)
+deb=$(ls -t "$build"/evalcli_*.deb | head -1)
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "$(basename "$deb"): Depends: $depends"
+for lib in libicu libfmt libmecab libstdc++; do
+  [[ $depends == *$lib* ]] || fail "Depends lacks $lib"
+done
+dpkg-deb -c "$deb" | grep -q ' ./usr/bin/evalcli$' || fail "the .deb lacks /usr/bin/evalcli"
+
+# 3. dpkg -i (root only: CI runs as root)
+if [[ $(id -u) -eq 0 ]] && ! dpkg -s evalcli >/dev/null 2>&1; then
+  dpkg -i "$deb" >/dev/null
+  trap 'dpkg -r evalcli >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
+  /usr/bin/evalcli --version | grep -q '^evalcli ' || fail "/usr/bin/evalcli --version failed"
+  echo "dpkg -i: ok ($(/usr/bin/evalcli --version))"
+  dpkg -r evalcli >/dev/null
+  [[ ! -e /usr/bin/evalcli ]] || fail "dpkg -r left /usr/bin/evalcli"
+  echo "dpkg -r: ok"
+else
+  echo "dpkg -i: skipped (needs root and no evalcli package installed already)"
+fi
+echo "install and package: ok"

@@ -1,0 +1,216 @@
+// The bad-input matrix of docs/errors.md: one test per row, for every scoring
+// subcommand. Each bad input must give exit code N, an "evalcli: error:" line
+// (at most three lines on stderr), and no --json-out file.
+// A metric that lands adds itself to scoring_commands() below.
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+// Subcommands that score hypotheses (-i) against references (-r) with the
+// shared input/output options of src/cli/common.cpp.
+std::vector<std::string> scoring_commands() { return {"bleu"}; }
+
+std::size_t line_count(const std::string& text) {
+  std::size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines;
+}
+
+std::string output_path() {
+  return (std::filesystem::temp_directory_path() / ("evalcli-bad-input-" + std::to_string(::getpid()) + ".json"))
+      .string();
+}
+
+// Runs `evalcli <command> args... --json-out OUT` and checks the error contract.
+evalcli::test::CliResult expect_error(const std::string& command, std::vector<std::string> args, int exit_code,
+                                      const std::string& message_part, const std::string& stdin_text = {}) {
+  const std::string out = output_path();
+  std::filesystem::remove(out);
+  args.insert(args.begin(), command);
+  args.push_back("--json-out");
+  args.push_back(out);
+  const auto result = run_cli(args, stdin_text);
+  INFO(command << " stderr: " << result.err);
+  CHECK(result.exit_code == exit_code);
+  CHECK(result.err.rfind("evalcli: error: ", 0) == 0);
+  CHECK(result.err.find(message_part) != std::string::npos);
+  CHECK(line_count(result.err) >= 1);
+  CHECK(line_count(result.err) <= 3);
+  CHECK(result.out.empty());
+  CHECK_FALSE(std::filesystem::exists(out));
+  return result;
+}
+
+// Runs `evalcli <command> args... --json-out OUT -b` expecting success.
+std::string expect_score(const std::string& command, std::vector<std::string> args) {
+  const std::string out = output_path();
+  args.insert(args.begin(), command);
+  for (const char* extra : {"-b", "--json-out"}) args.push_back(extra);
+  args.push_back(out);
+  const auto result = run_cli(args);
+  INFO(command << " stderr: " << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.empty());
+  CHECK(std::filesystem::exists(out));
+  std::filesystem::remove(out);
+  return result.out;
+}
+
+const char* const kRef = "the cat sat on the mat\nhello world\n";
+const char* const kHyp = "the cat sat on a mat\nhello world\n";
+
+}  // namespace
+
+TEST_CASE("missing file: exit 3 names the file", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp);
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", "/nonexistent/ref.txt", "-i", hyp.path()}, 3, "/nonexistent/ref.txt: no such file");
+    expect_error(command, {"-r", ref.path(), "-i", "/nonexistent/hyp.txt"}, 3, "/nonexistent/hyp.txt: no such file");
+  }
+}
+
+TEST_CASE("unreadable file: exit 3", "[bad_input]") {
+  // /proc/self/mem opens but every read at offset 0 fails (EIO), even for root,
+  // which chmod 000 cannot do.
+  TempFile ref(kRef);
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref.path(), "-i", "/proc/self/mem"}, 3, "/proc/self/mem: read error");
+  }
+}
+
+TEST_CASE("directory given as a file: exit 3", "[bad_input]") {
+  TempFile hyp(kHyp);
+  const auto dir = std::filesystem::temp_directory_path().string();
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", dir, "-i", hyp.path()}, 3, "is a directory");
+    expect_error(command, {"-r", hyp.path(), "-i", dir}, 3, "is a directory");
+  }
+}
+
+TEST_CASE("empty files: exit 3", "[bad_input]") {
+  TempFile ref(kRef), empty("");
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref.path(), "-i", empty.path()}, 3, "line counts differ");
+    expect_error(command, {"-r", empty.path(), "-i", empty.path()}, 3, "empty input");
+  }
+}
+
+TEST_CASE("invalid UTF-8: exit 3 names file and line and byte", "[bad_input]") {
+  TempFile ref(kRef), hyp("fine\nab\xff cd\n");
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref.path(), "-i", hyp.path()}, 3, hyp.path() + ":2:byte 3: invalid UTF-8");
+    expect_error(command, {"-r", hyp.path(), "-i", ref.path()}, 3, hyp.path() + ":2:byte 3: invalid UTF-8");
+  }
+  TempFile overlong("\xc0\xaf\n\n"), surrogate("\xed\xa0\x80\n\n");
+  expect_error("bleu", {"-r", ref.path(), "-i", overlong.path()}, 3, ":1:byte 1: invalid UTF-8 (byte 0xC0)");
+  expect_error("bleu", {"-r", ref.path(), "-i", surrogate.path()}, 3, ":1:byte 1: invalid UTF-8 (byte 0xED)");
+}
+
+TEST_CASE("line-count mismatch: exit 3 gives every length", "[bad_input]") {
+  TempFile ref(kRef), hyp("one line\n");
+  for (const auto& command : scoring_commands()) {
+    const auto result = expect_error(command, {"-r", ref.path(), "-i", hyp.path()}, 3, "line counts differ");
+    CHECK(result.err.find(hyp.path() + " has 1 lines") != std::string::npos);
+    CHECK(result.err.find(ref.path() + " has 2 lines") != std::string::npos);
+  }
+}
+
+TEST_CASE("references of different lengths: exit 3", "[bad_input]") {
+  TempFile ref1(kRef), ref2("only one\n"), hyp(kHyp);
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref1.path(), "-r", ref2.path(), "-i", hyp.path()}, 3, "line counts differ");
+  }
+}
+
+TEST_CASE("stdin systems with different tab-field counts: exit 3", "[bad_input]") {
+  TempFile ref(kRef);
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref.path()}, 3, "<stdin>:2: 1 tab-separated systems", "a\tb\nc\n");
+  }
+}
+
+TEST_CASE("NUL bytes are ordinary characters as in Python", "[bad_input]") {
+  const std::string with_nul("a\0b c d e\n", 10);
+  TempFile ref(with_nul), same(with_nul);
+  for (const auto& command : scoring_commands()) {
+    CHECK(expect_score(command, {"-r", ref.path(), "-i", same.path()}) == "100.0\n");
+  }
+}
+
+TEST_CASE("CRLF line ends score as LF (the CR is trailing whitespace)", "[bad_input]") {
+  TempFile ref_lf(kRef), hyp_lf(kHyp);
+  TempFile ref_crlf("the cat sat on the mat\r\nhello world\r\n"), hyp_crlf("the cat sat on a mat\r\nhello world\r\n");
+  for (const auto& command : scoring_commands()) {
+    CHECK(expect_score(command, {"-r", ref_crlf.path(), "-i", hyp_crlf.path()}) ==
+          expect_score(command, {"-r", ref_lf.path(), "-i", hyp_lf.path()}));
+  }
+}
+
+TEST_CASE("a UTF-8 BOM is kept as U+FEFF as SacreBLEU does", "[bad_input]") {
+  TempFile ref(kRef), hyp_bom(std::string("\xef\xbb\xbf") + kRef);
+  for (const auto& command : scoring_commands()) {
+    CHECK(expect_score(command, {"-r", ref.path(), "-i", ref.path()}) == "100.0\n");
+    // "\uFEFFthe" is not "the": the first token no longer matches.
+    CHECK(expect_score(command, {"-r", ref.path(), "-i", hyp_bom.path()}) != "100.0\n");
+  }
+}
+
+TEST_CASE("a gigantic line fails at the line limit with bounded memory", "[bad_input]") {
+  // 50 MB on one line; the limit is 16 MiB, and reading stops there.
+  TempFile ref(kRef), giant("");
+  {
+    std::ofstream out(giant.path(), std::ios::binary);
+    const std::string block(1 << 20, 'a');
+    for (int i = 0; i < 50; ++i) out << block;
+    out << '\n';
+  }
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref.path(), "-i", giant.path()}, 3, giant.path() + ":1: line longer than 16777216");
+  }
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  CHECK(after.ru_maxrss - before.ru_maxrss < 256 * 1024);  // KiB: far below the file's size
+}
+
+TEST_CASE("unknown tokenizer or option value: exit 2", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp);
+  for (const auto& command : scoring_commands()) {
+    expect_error(command, {"-r", ref.path(), "-i", hyp.path(), "-tok", "nosuch"}, 2, "unknown tokenizer 'nosuch'");
+    expect_error(command, {"-r", ref.path(), "-i", hyp.path(), "-f", "xml"}, 2, "--format");
+    expect_error(command, {"-r", ref.path(), "-i", hyp.path(), "--no-such-option"}, 2, "--no-such-option");
+  }
+  expect_error("bleu", {"-r", ref.path(), "-i", hyp.path(), "-s", "bogus"}, 2, "unknown BLEU smoothing 'bogus'");
+}
+
+TEST_CASE("unparsable signature: exit 2", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp);
+  for (const std::string signature :
+       {"|||", ":", "BLEU+x", "nrefs:1|tok:nosuch", "nrefs:1|order:abc", "nrefs:1|order:99999999999",
+        "nrefs:1|order:1000", "nrefs:1|smooth:floor[x]", "nrefs:1|smooth:floor[", "nrefs:1|frobnicate:yes"}) {
+    INFO(signature);
+    expect_error("bleu", {"-r", ref.path(), "-i", hyp.path(), "--signature", signature}, 2, "signature");
+  }
+}
+
+TEST_CASE("a json-out file that cannot be written: exit 3 and no file left", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp);
+  const auto dir = std::filesystem::temp_directory_path() / ("evalcli-no-dir-" + std::to_string(::getpid()));
+  for (const auto& command : scoring_commands()) {
+    const auto result = run_cli({command, "-r", ref.path(), "-i", hyp.path(), "--json-out", (dir / "x.json").string()});
+    CHECK(result.exit_code == 3);
+    CHECK(line_count(result.err) == 1);
+    CHECK_FALSE(std::filesystem::exists(dir));
+  }
+}
