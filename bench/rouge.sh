@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Benchmark: evalcli rouge vs rouge-score 0.1.2 and ROUGE-1.5.5.pl on the
+# 11,490 CNN/DM See et al. (2017) pointer-gen-cov summaries, side by side.
+# Prints CPU time (user+sys) and peak RSS of each, and the CPU ratios.
+#
+# Usage: bench/rouge.sh [ROUGE_SCORE_CHECKOUT] [ROUGE155_DIR]
+#   ROUGE_SCORE_CHECKOUT: a folder holding the rouge_score package (0.1.2);
+#     run with Debian python3 (python3-nltk, python3-numpy). Skipped if absent.
+#   ROUGE155_DIR: folder with ROUGE-1.5.5.pl and data/ (XML::DOM, DB_File and
+#     a rebuilt WordNet-2.0.exc.db). Skipped if absent.
+# Needs a built ./build/evalcli and /usr/bin/time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rs_dir=${1:-/work/ref/rouge-score}
+r155_dir=${2:-/work/ref/ROUGE-1.5.5}
+summ=../shared/corpora/summ/cnndm_see2017
+data=../shared/corpora/rouge155-data
+evalcli=./build/evalcli
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+measure() {  # measure COMMAND... -> prints "cpu_seconds peak_kb"
+  /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" > "$work/out" 2> /dev/null
+  awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$work/time"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+
+echo "== rouge-score mode: rouge1/2/L/Lsum, stemming, TAB sentences, 11,490 pairs"
+read -r ours_cpu ours_kb < <(measure "$evalcli" rouge -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
+    --stem --sentence-sep tab -f json)
+echo "evalcli:      cpu ${ours_cpu}s  rss ${ours_kb}KB"
+read -r boot_cpu boot_kb < <(measure "$evalcli" rouge -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
+    --stem --sentence-sep tab -f json --bootstrap 1000 --seed 42)
+echo "evalcli+boot: cpu ${boot_cpu}s  rss ${boot_kb}KB"
+if [[ -d "$rs_dir/rouge_score" ]]; then
+  cat > "$work/rs.py" <<'PY'
+import sys
+from rouge_score import rouge_scorer
+sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+hyps = open(sys.argv[1]).read().splitlines(); refs = open(sys.argv[2]).read().splitlines()
+scores = [sc.score(r.replace("\t", "\n"), h.replace("\t", "\n")) for h, r in zip(hyps, refs)]
+print(sum(s["rouge1"].fmeasure for s in scores) / len(scores))
+PY
+  read -r rs_cpu rs_kb < <(PYTHONPATH="$rs_dir" measure /usr/bin/python3 "$work/rs.py" \
+      "$summ/pointer-gen-cov.txt" "$summ/reference.txt")
+  echo "rouge-score:  cpu ${rs_cpu}s  rss ${rs_kb}KB  -> ratio $(ratio "$rs_cpu" "$ours_cpu")x"
+else
+  echo "rouge-score:  not found at $rs_dir (skipped)"
+fi
+
+flags="-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m"
+echo "== ROUGE-1.5.5 mode: $flags"
+read -r o155_cpu o155_kb < <(measure "$evalcli" rouge --compat rouge155 --rouge155-data "$data" \
+    --rouge155-flags "$flags" --sentence-sep tab -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
+    --rouge155-output)
+echo "evalcli:      cpu ${o155_cpu}s  rss ${o155_kb}KB"
+if [[ -f "$r155_dir/ROUGE-1.5.5.pl" ]]; then
+  # One SPL file per line and side, pyrouge-style settings.xml with %06d IDs.
+  mkdir -p "$work/peer" "$work/model1"
+  awk -v d="$work/peer" '{ f = sprintf("%s/%06d.txt", d, NR - 1); n = split($0, s, "\t");
+      for (i = 1; i <= n; i++) print s[i] > f; if (n == 0) print "" > f; close(f) }' "$summ/pointer-gen-cov.txt"
+  awk -v d="$work/model1" '{ f = sprintf("%s/%06d.txt", d, NR - 1); n = split($0, s, "\t");
+      for (i = 1; i <= n; i++) print s[i] > f; if (n == 0) print "" > f; close(f) }' "$summ/reference.txt"
+  {
+    echo '<ROUGE-EVAL version="1.0">'
+    awk -v w="$work" '{ id = sprintf("%06d", NR - 1);
+      printf "<EVAL ID=\"%s\"><PEER-ROOT>%s/peer</PEER-ROOT><MODEL-ROOT>%s/model1</MODEL-ROOT>", id, w, w;
+      printf "<INPUT-FORMAT TYPE=\"SPL\"></INPUT-FORMAT><PEERS><P ID=\"S\">%s.txt</P></PEERS>", id;
+      printf "<MODELS><M ID=\"1\">%s.txt</M></MODELS></EVAL>\n", id }' "$summ/reference.txt"
+    echo '</ROUGE-EVAL>'
+  } > "$work/settings.xml"
+  read -r p_cpu p_kb < <(measure perl "$r155_dir/ROUGE-1.5.5.pl" -e "$r155_dir/data" $flags "$work/settings.xml")
+  echo "ROUGE-1.5.5:  cpu ${p_cpu}s  rss ${p_kb}KB  -> ratio $(ratio "$p_cpu" "$o155_cpu")x"
+else
+  echo "ROUGE-1.5.5:  not found at $r155_dir (skipped)"
+fi

@@ -1,0 +1,195 @@
+#include "evalcli/metrics/rouge.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+
+#include "evalcli/core/error.hpp"
+
+#include "support/test_support.hpp"
+
+using namespace evalcli;
+
+namespace {
+
+RougeScoreMetric metric(bool stem = false, std::u32string separator = U"") {
+  RougeScoreOptions options;
+  options.stem = stem;
+  options.sentence_separator = std::move(separator);
+  return RougeScoreMetric(options);
+}
+
+// The plain O(m*n) table and the rouge-score backtrack, for cross-checking.
+std::vector<char> reference_marks(const TokenIds& model, const TokenIds& peer) {
+  const std::size_t m = model.size(), n = peer.size();
+  std::vector<std::vector<int>> t(m + 1, std::vector<int>(n + 1, 0));
+  for (std::size_t i = 1; i <= m; ++i) {
+    for (std::size_t j = 1; j <= n; ++j) {
+      t[i][j] = model[i - 1] == peer[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+    }
+  }
+  std::vector<char> mask(m, 0);
+  std::size_t i = m, j = n;
+  while (i > 0 && j > 0) {
+    if (model[i - 1] == peer[j - 1]) {
+      mask[--i] = 1;
+      --j;
+    } else if (t[i][j - 1] > t[i - 1][j]) {
+      --j;
+    } else {
+      --i;
+    }
+  }
+  return mask;
+}
+
+}  // namespace
+
+TEST_CASE("rouge-score tokenizer: ASCII runs, lowercase, stemming only above 3 letters", "[rouge]") {
+  const text::PorterStemmer nltk;
+  CHECK(rouge_score_tokenize(U"Don't stop-the café, 3.14!", nullptr) ==
+        RougeTokens{"don", "t", "stop", "the", "caf", "3", "14"});
+  CHECK(rouge_score_tokenize(U"naïve <t> runs", nullptr) == RougeTokens{"na", "ve", "t", "runs"});
+  CHECK(rouge_score_tokenize(U"running cats ran", &nltk) == RougeTokens{"run", "cat", "ran"});
+  CHECK(rouge_score_tokenize(U"\u0130stanbul \u212Aelvin", nullptr) == RougeTokens{"i", "stanbul", "kelvin"});
+  CHECK(rouge_score_tokenize(U"双宫能团", nullptr).empty());
+  CHECK(rouge_score_tokenize(U"", nullptr).empty());
+  CHECK(rouge_score_tokenize(U" .,;!? ", nullptr).empty());
+}
+
+TEST_CASE("rouge types: rouge-score's names only", "[rouge]") {
+  CHECK(parse_rouge_score_type("rouge9").n == 9);
+  CHECK(parse_rouge_score_type("rougeLsum").kind == RougeScoreType::lcs_summary);
+  CHECK_THROWS_AS(parse_rouge_score_type("rouge10"), evalcli::Error);
+  CHECK_THROWS_AS(parse_rouge_score_type("rouge0"), evalcli::Error);
+  CHECK_THROWS_AS(parse_rouge_score_type("rougeW"), evalcli::Error);
+}
+
+TEST_CASE("rouge n-grams, LCS and union LCS on small cases", "[rouge]") {
+  CHECK(ngram_overlap({1, 2, 3, 1, 2}, {1, 2, 1, 2, 1, 2}, 2) == 2);
+  CHECK(ngram_overlap({1}, {1}, 2) == 0);
+  CHECK(lcs_length({1, 2, 3, 4}, {2, 4, 3}) == 2);
+  CHECK(lcs_length({}, {1}) == 0);
+  // Lin (2004) example: r = w1 w2 w3 w4 w5, c1 = w1 w2 w6 w7 w8, c2 = w1 w3 w8 w9 w5.
+  CHECK(union_lcs_hits({{1, 2, 3, 4, 5}}, {{1, 2, 6, 7, 8}, {1, 3, 8, 9, 5}}) == 4);
+  // Clipping: a token counted once cannot match again.
+  CHECK(union_lcs_hits({{1, 1}, {1}}, {{1}}) == 1);
+}
+
+TEST_CASE("rouge-score pair scores: empty, identical, one token, punctuation only", "[rouge]") {
+  const auto m = metric();
+  const auto identical = m.score_pair(U"the cat sat", U"the cat sat");
+  for (const auto& s : identical) CHECK(s.fmeasure == 1.0);
+  for (const auto& s : m.score_pair(U"", U"the cat")) CHECK(s.fmeasure == 0.0);
+  for (const auto& s : m.score_pair(U"the cat", U"")) CHECK(s.fmeasure == 0.0);
+  for (const auto& s : m.score_pair(U"...", U"!!!")) CHECK(s.fmeasure == 0.0);
+  const auto one = m.score_pair(U"cat", U"cat");
+  CHECK(one[0].fmeasure == 1.0);  // rouge1
+  CHECK(one[1].fmeasure == 0.0);  // rouge2: no bigrams
+  CHECK(one[2].fmeasure == 1.0);  // rougeL
+}
+
+TEST_CASE("rougeLsum needs sentence breaks: without them it equals rougeL", "[rouge]") {
+  const std::u32string ref = U"police killed the gunman\tthe gunman was shot";
+  const std::u32string hyp = U"the gunman was killed\tpolice shot the gunman";
+  const auto without = metric().score_pair(ref, hyp);
+  CHECK(without[3].fmeasure == without[2].fmeasure);
+  const auto with = metric(false, U"\t").score_pair(ref, hyp);
+  CHECK(with[3].fmeasure > with[2].fmeasure);
+  // A literal separator such as <n> works the same way.
+  const auto literal = metric(false, U"<n>").score_pair(U"police killed the gunman<n>the gunman was shot",
+                                                         U"the gunman was killed<n>police shot the gunman");
+  CHECK(literal[3].fmeasure == with[3].fmeasure);
+}
+
+TEST_CASE("rouge multi-reference: per type the reference with the best F", "[rouge]") {
+  const auto m = metric();
+  std::vector<Stat> stats(m.num_stats());
+  const std::vector<std::u32string> refs = {U"a b c d", U"x y z", U"a b x y"};
+  m.segment_stats(U"a b x y", refs, stats.data());
+  CHECK(stats[2] == 1.0);  // rouge1 F from the third reference
+  CHECK(stats.back() == 1.0);
+}
+
+TEST_CASE("LCS marking: block-recomputed path equals the full table on long texts", "[rouge]") {
+  std::mt19937 random(7);
+  std::uniform_int_distribution<int> token(0, 40);
+  for (std::size_t length : {5u, 200u, 3000u}) {
+    TokenIds model(length), peer(length + 17);
+    for (auto& t : model) t = token(random);
+    for (auto& t : peer) t = token(random);
+    std::vector<char> mask(model.size(), 0);
+    mark_lcs(model, peer, mask);
+    CHECK(mask == reference_marks(model, peer));
+    std::size_t marked = 0;
+    for (char c : mask) marked += c;
+    CHECK(marked == lcs_length(model, peer));
+  }
+}
+
+TEST_CASE("very long summaries: LCS in linear memory", "[rouge]") {
+  // 20,000 x 20,000 tokens: a full table would need 1.6 GB.
+  TokenIds a(20000), b(20000);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<int>(i % 97);
+    b[i] = static_cast<int>((i * 7) % 97);
+  }
+  CHECK(lcs_length(a, a) == a.size());
+  std::vector<char> mask(a.size(), 0);
+  mark_lcs(a, a, mask);
+  CHECK(std::count(mask.begin(), mask.end(), 1) == static_cast<long>(a.size()));
+}
+
+TEST_CASE("rouge-score bootstrap: one pair draws nothing, mid is the median", "[rouge]") {
+  const auto one = rouge_score_bootstrap({{PRF{0.5, 0.25, 1.0 / 3}}}, 42, 100, 0.95);
+  CHECK(one[0].low.precision == 0.5);
+  CHECK(one[0].high.fmeasure == 1.0 / 3);
+  CHECK(exact_sum(std::vector<double>{0.1, 0.2, 0.3}) == 0.6);
+  CHECK(exact_sum(std::vector<double>{1e100, 1.0, -1e100}) == 1.0);
+}
+
+TEST_CASE("ROUGE-1.5.5 flags: parsing and errors", "[rouge]") {
+  Rouge155Options options;
+  parse_rouge155_flags("-c 95 -2 4 -U -r 1000 -n 2 -w 1.2 -a -m -f B -p 0.2", options);
+  CHECK(options.max_ngram == 2);
+  CHECK(options.skip_distance == 4);
+  CHECK(options.skip_both);
+  CHECK(options.stem);
+  CHECK(options.scoring == 'B');
+  CHECK(options.alpha == 0.2);
+  CHECK(*options.wlcs_weight == "1.2");
+  CHECK_THROWS_AS(parse_rouge155_flags("-q", options), evalcli::Error);
+  CHECK_THROWS_AS(parse_rouge155_flags("-n", options), evalcli::Error);
+  CHECK(perl_fixed5(0.123455) == "0.12345");  // the double is just below ...455: printf rounds down
+  CHECK(perl_fixed5(0.123456) == "0.12346");
+  CHECK(perl_fixed5(0) == "0.00000");
+}
+
+TEST_CASE("evalcli rouge: bad input and missing ROUGE-1.5.5 data", "[rouge]") {
+  const evalcli::test::TempFile ref("the cat sat\n"), hyp("the cat\n"), two("a\nb\n");
+  CHECK(evalcli::test::run_cli({"rouge", "-r", ref.path(), "-i", two.path()}).exit_code == 3);
+  CHECK(evalcli::test::run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "--types", "rougeW"}).exit_code == 2);
+  CHECK(evalcli::test::run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "--max-ngram", "2"}).exit_code == 2);
+  ::unsetenv("ROUGE_EVAL_HOME");
+  const auto missing = evalcli::test::run_cli({"rouge", "--compat", "rouge155", "-r", ref.path(), "-i", hyp.path()});
+  CHECK(missing.exit_code == 4);
+  CHECK(missing.err.find("--rouge155-data") != std::string::npos);
+  const auto ok = evalcli::test::run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "-f", "json"});
+  REQUIRE(ok.exit_code == 0);
+  const auto report = nlohmann::json::parse(ok.out);
+  CHECK(report["types"]["rouge1"]["precision"].get<double>() == 1.0);
+  CHECK(report["types"]["rouge1"]["recall"].get<double>() == 2.0 / 3);
+  CHECK(report["signature"].get<std::string>().find("compat:rouge-score-0.1.2") != std::string::npos);
+}
+
+TEST_CASE("evalcli rouge: Chinese with the ASCII tokenizer warns, zh-char scores", "[rouge]") {
+  const evalcli::test::TempFile ref("双官能团活性艳蓝的应用性能\n"), hyp("双宫能团活性艳蓝\n");
+  const auto ascii = evalcli::test::run_cli({"rouge", "-r", ref.path(), "-i", hyp.path()});
+  CHECK(ascii.err.find("warning") != std::string::npos);
+  const auto chars = evalcli::test::run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "--tokenize", "zh-char",
+                                             "-f", "json"});
+  CHECK(chars.err.empty());
+  const auto report = nlohmann::json::parse(chars.out);
+  CHECK(report["types"]["rouge1"]["precision"].get<double>() == 7.0 / 8);
+  CHECK(report["signature"].get<std::string>().find("tok:zh-char-v1") != std::string::npos);
+}
