@@ -18,7 +18,9 @@ namespace {
 
 // Subcommands that score hypotheses (-i) against references (-r) with the
 // shared input/output options of src/cli/common.cpp.
-std::vector<std::string> scoring_commands() { return {"bleu"}; }
+std::vector<std::string> scoring_commands() { return {"bleu", "chrf", "ter", "rouge", "cider"}; }
+// Those whose "-b" prints "100.0" for identical input and that read systems from stdin.
+std::vector<std::string> sacrebleu_style_commands() { return {"bleu", "chrf"}; }
 
 std::size_t line_count(const std::string& text) {
   std::size_t lines = 0;
@@ -134,7 +136,7 @@ TEST_CASE("references of different lengths: exit 3", "[bad_input]") {
 
 TEST_CASE("stdin systems with different tab-field counts: exit 3", "[bad_input]") {
   TempFile ref(kRef);
-  for (const auto& command : scoring_commands()) {
+  for (const auto& command : sacrebleu_style_commands()) {
     expect_error(command, {"-r", ref.path()}, 3, "<stdin>:2: 1 tab-separated systems", "a\tb\nc\n");
   }
 }
@@ -142,7 +144,7 @@ TEST_CASE("stdin systems with different tab-field counts: exit 3", "[bad_input]"
 TEST_CASE("NUL bytes are ordinary characters as in Python", "[bad_input]") {
   const std::string with_nul("a\0b c d e\n", 10);
   TempFile ref(with_nul), same(with_nul);
-  for (const auto& command : scoring_commands()) {
+  for (const auto& command : sacrebleu_style_commands()) {
     CHECK(expect_score(command, {"-r", ref.path(), "-i", same.path()}) == "100.0\n");
   }
 }
@@ -158,7 +160,7 @@ TEST_CASE("CRLF line ends score as LF (the CR is trailing whitespace)", "[bad_in
 
 TEST_CASE("a UTF-8 BOM is kept as U+FEFF as SacreBLEU does", "[bad_input]") {
   TempFile ref(kRef), hyp_bom(std::string("\xef\xbb\xbf") + kRef);
-  for (const auto& command : scoring_commands()) {
+  for (const auto& command : sacrebleu_style_commands()) {
     CHECK(expect_score(command, {"-r", ref.path(), "-i", ref.path()}) == "100.0\n");
     // "\uFEFFthe" is not "the": the first token no longer matches.
     CHECK(expect_score(command, {"-r", ref.path(), "-i", hyp_bom.path()}) != "100.0\n");
