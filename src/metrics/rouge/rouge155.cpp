@@ -111,33 +111,52 @@ std::array<double, 3> document_scores(const Counts& c, double alpha, double inve
   return {r, p, f};
 }
 
-std::unordered_map<std::string, int> gram_counts(const TokenIds& tokens, int n, int skip, bool unigrams,
-                                                 bool skip_bigrams, long& total) {
-  std::unordered_map<std::string, int> counts;
+// Grams as 64-bit keys: two 32-bit ids for bigrams and skip-bigrams, a
+// marked id for unigrams; longer n-grams hash their ids into a string.
+using GramCounts = std::unordered_map<std::string, int>;
+using PairCounts = std::unordered_map<std::uint64_t, int>;
+
+std::uint64_t pair_key(int a, int b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+std::uint64_t unigram_key(int a) { return (std::uint64_t{1} << 63) | static_cast<std::uint32_t>(a); }
+
+PairCounts pair_counts(const TokenIds& tokens, int n, int skip, bool unigrams, bool skip_bigrams, long& total) {
+  PairCounts counts;
   total = 0;
-  auto add = [&](std::initializer_list<int> ids) {
-    std::string key;
-    for (int id : ids) key.append(reinterpret_cast<const char*>(&id), sizeof id);
-    ++counts[key];
-    ++total;
-  };
   const long length = static_cast<long>(tokens.size());
   if (!skip_bigrams) {
     for (long i = 0; i + n <= length; ++i) {
-      std::string key(reinterpret_cast<const char*>(&tokens[i]), sizeof(int) * n);
-      ++counts[key];
+      ++counts[n == 1 ? unigram_key(tokens[i]) : pair_key(tokens[i], tokens[i + 1])];
       ++total;
     }
     return counts;
   }
   for (long i = 0; i < length - 1; ++i) {
-    if (unigrams) add({tokens[i]});
-    for (long j = i + 1; j < length && (skip < 0 || j <= i + skip + 1); ++j) add({tokens[i], tokens[j]});
+    if (unigrams) {
+      ++counts[unigram_key(tokens[i])];
+      ++total;
+    }
+    for (long j = i + 1; j < length && (skip < 0 || j <= i + skip + 1); ++j) {
+      ++counts[pair_key(tokens[i], tokens[j])];
+      ++total;
+    }
   }
   return counts;
 }
 
-long clipped_hits(const std::unordered_map<std::string, int>& model, const std::unordered_map<std::string, int>& peer) {
+GramCounts long_gram_counts(const TokenIds& tokens, int n, long& total) {
+  GramCounts counts;
+  total = 0;
+  for (long i = 0; i + n <= static_cast<long>(tokens.size()); ++i) {
+    ++counts[std::string(reinterpret_cast<const char*>(&tokens[i]), sizeof(int) * n)];
+    ++total;
+  }
+  return counts;
+}
+
+template <class Counts>
+long clipped_hits(const Counts& model, const Counts& peer) {
   long hits = 0;
   for (const auto& [gram, count] : model) {
     const auto it = peer.find(gram);
@@ -439,14 +458,24 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
       const bool skip = measure.kind == Rouge155Measure::skip;
       const int d = o.skip_distance.value_or(-1);
       long peer_total = 0;
-      const auto peer_grams = gram_counts(peer.tokens, measure.n, d, measure.unigrams, skip, peer_total);
-      for (const auto& model : models) {
-        long model_total = 0;
-        const auto model_grams = gram_counts(model.tokens, measure.n, d, measure.unigrams, skip, model_total);
-        const long hit = clipped_hits(model_grams, peer_grams);
-        // -f B compares the "%07.5f" recall of each model (0 when it has no grams).
-        const double recall = model_total != 0 ? rounded5(static_cast<double>(hit) / model_total) : 0.0;
-        combine({static_cast<double>(model_total), static_cast<double>(peer_total), static_cast<double>(hit)}, recall);
+      auto score_models = [&](auto make_counts) {
+        const auto peer_grams = make_counts(peer.tokens, peer_total);
+        for (const auto& model : models) {
+          long model_total = 0;
+          const auto model_grams = make_counts(model.tokens, model_total);
+          const long hit = clipped_hits(model_grams, peer_grams);
+          // -f B compares the "%07.5f" recall of each model (0 when it has no grams).
+          const double recall = model_total != 0 ? rounded5(static_cast<double>(hit) / model_total) : 0.0;
+          combine({static_cast<double>(model_total), static_cast<double>(peer_total), static_cast<double>(hit)},
+                  recall);
+        }
+      };
+      if (skip || measure.n <= 2) {
+        score_models([&](const TokenIds& tokens, long& total) {
+          return pair_counts(tokens, measure.n, d, measure.unigrams, skip, total);
+        });
+      } else {
+        score_models([&](const TokenIds& tokens, long& total) { return long_gram_counts(tokens, measure.n, total); });
       }
     } else {
       const bool weighted = measure.kind == Rouge155Measure::wlcs;
