@@ -26,6 +26,7 @@ struct CiderCommandOptions {
   std::string tokenizer = "ptb";
   std::vector<std::string> normalizers;
   bool lowercase = false;
+  TokenizerOptions tokenizer_options;
   std::string variant = "cider-d";
   int max_n = 4;
   double sigma = 6.0;
@@ -54,6 +55,13 @@ io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
 // captions of one batch (all references, then all hypotheses of a system) as
 // consecutive lines, which matters for its look-ahead rules.
 std::vector<std::u32string> tokenize_batch(const TextPipeline& pipeline, const std::vector<std::u32string>& lines) {
+  if (!pipeline.has_normalizers() && !pipeline.lowercase()) {
+    if (pipeline.tokenizer().name() == "ptb") return tokenizers::ptb_tokenize_batch(lines);
+    std::vector<std::u32string> out;
+    out.reserve(lines.size());
+    for (const auto& line : lines) out.push_back(pipeline.tokenizer().tokenize(line));
+    return out;
+  }
   std::vector<std::u32string> normalized;
   normalized.reserve(lines.size());
   for (const auto& line : lines) normalized.push_back(pipeline.normalize(line));
@@ -74,7 +82,8 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
   options.variant = parse_cider_variant(o.variant);
   options.max_n = o.max_n;
   options.sigma = o.sigma;
-  auto pipeline = std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer});
+  auto pipeline =
+      std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer, o.tokenizer_options});
 
   io::CaptionSet set = read_inputs(o, io);
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
@@ -91,6 +100,18 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
     tokenized_hyps[s] = tokenize_batch(*pipeline, hyps);
   }
   CiderCorpus corpus(options);
+  {
+    std::size_t words = 0, sentences = tokenized_refs.size();
+    auto count_words = [&words](const std::u32string& line) {
+      for (std::size_t i = 0; i < line.size(); ++i) words += (line[i] == U' ') || i == 0;
+    };
+    for (const auto& line : tokenized_refs) count_words(line);
+    for (const auto& system : tokenized_hyps) {
+      sentences += system.size();
+      for (const auto& line : system) count_words(line);
+    }
+    corpus.reserve(set.items.size(), sentences, words);
+  }
   std::size_t ref_at = 0;
   std::vector<std::u32string> refs, hyps;
   for (std::size_t i = 0; i < set.items.size(); ++i) {
@@ -176,6 +197,7 @@ void add_cider_command(CLI::App& app, Streams& io) {
   cmd->add_option("--tokenize", options->tokenizer, "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ...");
   cmd->add_option("--normalize", options->normalizers, "normalizers applied before tokenizing, in order");
   cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
+  add_tokenizer_options(cmd, options->tokenizer_options);
   cmd->add_option("--variant", options->variant, "cider-d (pycocoevalcap, default) or cider (original, vrama91)")
       ->check(CLI::IsMember({"cider-d", "cider"}));
   cmd->add_option("--ngram-order", options->max_n, "n-gram orders 1..N (default 4)")->check(CLI::Range(1, 16));

@@ -60,42 +60,109 @@ constexpr std::uint32_t kNoPrefix = 0xFFFFFFFFu;
 // pycocoevalcap writes `np.e ** x`, i.e. C pow() with this base (not exp()).
 constexpr double kE = 2.718281828459045;
 
-// N-gram counts of one sentence: ids in first-occurrence order, order-major
-// (all 1-grams left to right, then 2-grams, ...), as pycocoevalcap's dicts.
-struct CountedSentence {
-  std::vector<std::uint32_t> ids;
-  std::vector<std::uint32_t> counts;
-  std::vector<std::uint32_t> order_begin;  // max_n + 1 offsets into ids
-  long bigrams = 0;                        // pycocoevalcap's "length": Σ tf of 2-grams
+// Open-addressing hash map from a 64-bit key to a 32-bit id (the n-gram table
+// is the hot path: a few million look-ups for a COCO-sized corpus).
+class FlatIdMap {
+ public:
+  FlatIdMap() { rehash(1024); }
+  // Makes room for `count` keys without further rehashing.
+  void reserve(std::size_t count) {
+    std::size_t capacity = slots_.size();
+    while (capacity * 3 < count * 4) capacity *= 2;
+    if (capacity > slots_.size()) rehash(capacity);
+  }
+  // Starts loading the slot of `key` into the cache (look-ups are memory bound;
+  // issuing all of a sentence's look-ups first overlaps their cache misses).
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[hash(key) & mask_]); }
+  // The id stored for `key`, or `next_id` after inserting it (`inserted` says which).
+  std::uint32_t find_or_insert(std::uint64_t key, std::uint32_t next_id, bool& inserted) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
+    std::size_t at = hash(key) & mask_;
+    while (slots_[at].key != kEmpty) {
+      if (slots_[at].key == key) {
+        inserted = false;
+        return slots_[at].value;
+      }
+      at = (at + 1) & mask_;
+    }
+    slots_[at] = Slot{key, next_id};
+    ++size_;
+    inserted = true;
+    return next_id;
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+  struct Slot {
+    std::uint64_t key;
+    std::uint32_t value;
+  };
+  static std::size_t hash(std::uint64_t key) {
+    key ^= key >> 31;
+    key *= 0x9E3779B97F4A7C15ull;
+    return static_cast<std::size_t>(key ^ (key >> 29));
+  }
+  void rehash(std::size_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{kEmpty, 0});
+    mask_ = capacity - 1;
+    for (const Slot& slot : old) {
+      if (slot.key == kEmpty) continue;
+      std::size_t at = hash(slot.key) & mask_;
+      while (slots_[at].key != kEmpty) at = (at + 1) & mask_;
+      slots_[at] = slot;
+    }
+  }
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t size_ = 0;
 };
 
-// tf-idf vector of one sentence.
-struct WeightedSentence {
-  std::vector<std::uint32_t> ids;
-  std::vector<double> weights;
-  std::vector<std::uint32_t> order_begin;
-  std::vector<double> norms;
-  long bigrams = 0;
-};
+std::uint64_t hash_word(std::u32string_view word) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over code points
+  for (char32_t c : word) {
+    h ^= static_cast<std::uint64_t>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
 
 // Interns words and n-grams (an n-gram = its (n-1)-gram prefix id + last word id).
 class NgramTable {
  public:
-  std::uint32_t word_id(const std::u32string& word) {
-    auto [it, inserted] = words_.try_emplace(word, static_cast<std::uint32_t>(word_text_.size()));
-    if (inserted) word_text_.push_back(word);
-    return it->second;
+  std::uint32_t word_id(std::u32string_view word) {
+    // Words are keyed by hash; collisions are resolved by chaining through the
+    // id list of equal hashes (rare), so equal ids always mean equal words.
+    const std::uint64_t h = hash_word(word) & 0x7FFFFFFFFFFFFFFFull;
+    for (std::uint64_t probe = h;; probe = (probe * 0x5851F42D4C957F2Dull + 1) & 0x7FFFFFFFFFFFFFFFull) {
+      bool inserted = false;
+      const auto id = words_.find_or_insert(probe, static_cast<std::uint32_t>(word_text_.size()), inserted);
+      if (inserted) {
+        word_text_.emplace_back(word);
+        return id;
+      }
+      if (word_text_[id] == word) return id;
+    }
   }
   std::uint32_t ngram_id(std::uint32_t prefix, std::uint32_t word) {
     const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | word;
-    auto [it, inserted] = ngrams_.try_emplace(key, static_cast<std::uint32_t>(prefix_.size()));
+    bool inserted = false;
+    const auto id = ngrams_.find_or_insert(key, static_cast<std::uint32_t>(prefix_.size()), inserted);
     if (inserted) {
       prefix_.push_back(prefix);
       last_word_.push_back(word);
     }
-    return it->second;
+    return id;
   }
   std::size_t size() const { return prefix_.size(); }
+  void prefetch(std::uint32_t prefix, std::uint32_t word) const {
+    ngrams_.prefetch((static_cast<std::uint64_t>(prefix) << 32) | word);
+  }
+  void reserve(std::size_t ngrams) {
+    ngrams_.reserve(ngrams);
+    prefix_.reserve(ngrams);
+    last_word_.reserve(ngrams);
+  }
   std::u32string text(std::uint32_t id) const {
     std::vector<std::uint32_t> chain;
     for (std::uint32_t at = id; at != kNoPrefix; at = prefix_[at]) chain.push_back(last_word_[at]);
@@ -108,107 +175,169 @@ class NgramTable {
   }
 
  private:
-  std::unordered_map<std::u32string, std::uint32_t> words_;
+  FlatIdMap words_;
   std::vector<std::u32string> word_text_;
-  std::unordered_map<std::uint64_t, std::uint32_t> ngrams_;
+  FlatIdMap ngrams_;
   std::vector<std::uint32_t> prefix_;
   std::vector<std::uint32_t> last_word_;
 };
 
-// Counts n-grams of a sentence with a stamp-indexed slot table (no per-sentence maps).
-class SentenceCounter {
+// N-gram counts of many sentences in flat arrays. Per sentence: n-gram ids in
+// first-occurrence order, order-major (all 1-grams left to right, then 2-grams,
+// ...) as pycocoevalcap's dicts, their counts, and max_n + 1 order offsets.
+class SentenceStore {
  public:
-  CountedSentence count(NgramTable& table, const std::vector<std::u32string>& words, int max_n) {
-    CountedSentence out;
-    ++stamp_;
-    std::vector<std::uint32_t> chain(words.size());
-    for (std::size_t i = 0; i < words.size(); ++i) chain[i] = kNoPrefix;
-    std::vector<std::uint32_t> word_ids(words.size());
-    for (std::size_t i = 0; i < words.size(); ++i) word_ids[i] = table.word_id(words[i]);
-    for (int k = 1; k <= max_n; ++k) {
-      out.order_begin.push_back(static_cast<std::uint32_t>(out.ids.size()));
-      if (words.size() < static_cast<std::size_t>(k)) continue;
-      const std::size_t count = words.size() - static_cast<std::size_t>(k) + 1;
+  explicit SentenceStore(int max_n) : max_n_(static_cast<std::size_t>(max_n)) {}
+
+  std::uint32_t add(std::u32string_view tokenized) {
+    split_words(tokenized);
+    chain_.assign(words_.size(), kNoPrefix);
+    word_ids_.resize(words_.size());
+    for (std::size_t i = 0; i < words_.size(); ++i) word_ids_[i] = table.word_id(words_[i]);
+    Sentence sentence;
+    sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
+    for (std::size_t k = 1; k <= max_n_; ++k) {
+      const std::size_t order_begin = ids_.size();
+      offsets_.push_back(static_cast<std::uint32_t>(order_begin));
+      if (words_.size() < k) continue;
+      const std::size_t count = words_.size() - k + 1;
+      for (std::size_t i = 0; i < count; ++i) table.prefetch(chain_[i], word_ids_[i + k - 1]);
       for (std::size_t i = 0; i < count; ++i) {
-        chain[i] = table.ngram_id(chain[i], word_ids[i + static_cast<std::size_t>(k) - 1]);
-        add(chain[i], out);
+        chain_[i] = table.ngram_id(chain_[i], word_ids_[i + k - 1]);
+        count_ngram(chain_[i], order_begin);
       }
-      if (k == 2) out.bigrams = static_cast<long>(count);
+      if (k == 2) sentence.bigrams = static_cast<long>(count);
     }
-    out.order_begin.push_back(static_cast<std::uint32_t>(out.ids.size()));
-    return out;
+    offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+    sentences_.push_back(sentence);
+    return static_cast<std::uint32_t>(sentences_.size() - 1);
   }
+
+  std::size_t max_n() const { return max_n_; }
+  // Pre-sizes the arrays for `sentences` sentences of `words` words in total.
+  void reserve(std::size_t sentences, std::size_t words) {
+    const std::size_t ngrams = words * max_n_;
+    ids_.reserve(ngrams);
+    counts_.reserve(ngrams);
+    offsets_.reserve(sentences * (max_n_ + 1));
+    sentences_.reserve(sentences);
+    table.reserve(ngrams / 2);  // distinct n-grams: about half the occurrences in captions
+  }
+  // [first, last) positions of sentence `s`'s order-k n-grams (k from 0).
+  std::uint32_t begin(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k]; }
+  std::uint32_t end(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k + 1]; }
+  long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
+  std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
+  std::uint32_t count(std::uint32_t pos) const { return counts_[pos]; }
+
+  NgramTable table;
 
  private:
-  void add(std::uint32_t id, CountedSentence& out) {
-    if (id >= slot_stamp_.size()) {
-      slot_stamp_.resize(static_cast<std::size_t>(id) * 2 + 1024, 0);
-      slot_index_.resize(slot_stamp_.size(), 0);
-    }
-    if (slot_stamp_[id] == stamp_) {
-      ++out.counts[slot_index_[id]];
-    } else {
-      slot_stamp_[id] = stamp_;
-      slot_index_[id] = static_cast<std::uint32_t>(out.ids.size());
-      out.ids.push_back(id);
-      out.counts.push_back(1);
+  struct Sentence {
+    std::uint32_t offsets = 0;
+    long bigrams = 0;  // pycocoevalcap's "length": Σ tf of 2-grams
+  };
+
+  // Python str.split(): runs of Python whitespace separate words.
+  void split_words(std::u32string_view text) {
+    words_.clear();
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && text::is_space(text[i])) ++i;
+      const std::size_t start = i;
+      while (i < text.size() && !text::is_space(text[i])) ++i;
+      if (i > start) words_.push_back(text.substr(start, i - start));
     }
   }
-  std::uint64_t stamp_ = 0;
-  std::vector<std::uint64_t> slot_stamp_;
-  std::vector<std::uint32_t> slot_index_;
+
+  // Captions are short: a linear search among this order's n-grams beats any table.
+  void count_ngram(std::uint32_t id, std::size_t order_begin) {
+    for (std::size_t pos = order_begin; pos < ids_.size(); ++pos) {
+      if (ids_[pos] == id) {
+        ++counts_[pos];
+        return;
+      }
+    }
+    ids_.push_back(id);
+    counts_.push_back(1);
+  }
+
+  std::size_t max_n_;
+  std::vector<std::uint32_t> ids_, counts_, offsets_;
+  std::vector<Sentence> sentences_;
+  std::vector<std::u32string_view> words_;
+  std::vector<std::uint32_t> word_ids_, chain_;
 };
 
-WeightedSentence weigh(const CountedSentence& counted, const std::vector<double>& idf, int max_n) {
-  WeightedSentence out;
-  out.ids = counted.ids;
-  out.order_begin = counted.order_begin;
-  out.bigrams = counted.bigrams;
-  out.weights.resize(counted.ids.size());
-  out.norms.assign(static_cast<std::size_t>(max_n), 0.0);
-  for (int k = 0; k < max_n; ++k) {
+// tf-idf weights and per-order norms of one stored sentence (buffers reused).
+struct WeightedSentence {
+  std::uint32_t sentence = 0;
+  std::vector<double> weights;  // aligned with the store's positions of the sentence
+  std::vector<double> norms;
+};
+
+void weigh(const SentenceStore& store, std::uint32_t sentence, const std::vector<double>& idf,
+           WeightedSentence& out) {
+  const std::size_t max_n = store.max_n();
+  const std::uint32_t first = store.begin(sentence, 0);
+  out.sentence = sentence;
+  out.weights.resize(store.end(sentence, max_n - 1) - first);
+  out.norms.assign(max_n, 0.0);
+  for (std::size_t k = 0; k < max_n; ++k) {
     double norm = 0.0;
-    for (std::uint32_t i = counted.order_begin[k]; i < counted.order_begin[k + 1]; ++i) {
-      const double weight = static_cast<double>(counted.counts[i]) * idf[counted.ids[i]];
-      out.weights[i] = weight;
+    for (std::uint32_t pos = store.begin(sentence, k); pos < store.end(sentence, k); ++pos) {
+      const double weight = static_cast<double>(store.count(pos)) * idf[store.id(pos)];
+      out.weights[pos - first] = weight;
       norm += weight * weight;
     }
-    out.norms[static_cast<std::size_t>(k)] = std::sqrt(norm);
+    out.norms[k] = std::sqrt(norm);
   }
-  return out;
 }
 
+// Reusable buffers for scoring.
+struct ScoringScratch {
+  std::vector<double> ref_weight_by_id;  // zero except while a reference is loaded
+  WeightedSentence hyp, ref;
+  std::vector<double> acc;
+};
+
 // One image: mean over references and n-gram orders of the (clipped, penalised)
-// cosine similarities, times 10. `scratch` is a zeroed array indexed by n-gram id.
-double score_item(const WeightedSentence& hyp, const std::vector<WeightedSentence>& refs,
-                  const CiderOptions& options, std::vector<double>& scratch) {
-  const auto max_n = static_cast<std::size_t>(options.max_n);
-  std::vector<double> acc(max_n, 0.0);
+// cosine similarities, times 10, in the reference tools' operation order.
+double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t first_ref, std::uint32_t ref_count,
+                  const std::vector<double>& idf, const CiderOptions& options, ScoringScratch& scratch) {
+  const std::size_t max_n = store.max_n();
+  auto& by_id = scratch.ref_weight_by_id;
+  if (by_id.size() < idf.size()) by_id.resize(idf.size(), 0.0);
+  weigh(store, hyp, idf, scratch.hyp);
+  const std::uint32_t hyp_first = store.begin(hyp, 0);
+  scratch.acc.assign(max_n, 0.0);
   const double two_sigma_squared = 2.0 * (options.sigma * options.sigma);
-  for (const auto& ref : refs) {
-    for (std::size_t i = 0; i < ref.ids.size(); ++i) scratch[ref.ids[i]] = ref.weights[i];
-    const double delta = static_cast<double>(hyp.bigrams - ref.bigrams);
+  const bool clipped = options.variant == CiderVariant::cider_d;
+  for (std::uint32_t r = first_ref; r < first_ref + ref_count; ++r) {
+    weigh(store, r, idf, scratch.ref);
+    const std::uint32_t ref_first = store.begin(r, 0);
+    const std::uint32_t ref_last = store.end(r, max_n - 1);
+    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = scratch.ref.weights[pos - ref_first];
+    const double delta = static_cast<double>(store.bigrams(hyp) - store.bigrams(r));
     const double penalty = std::pow(kE, -(delta * delta) / two_sigma_squared);
     for (std::size_t k = 0; k < max_n; ++k) {
       double val = 0.0;
-      for (std::uint32_t i = hyp.order_begin[k]; i < hyp.order_begin[k + 1]; ++i) {
-        const double ref_weight = scratch[hyp.ids[i]];
-        if (ref_weight == 0.0) continue;  // adds +0.0 in the reference tools
-        const double hyp_weight = hyp.weights[i];
-        if (options.variant == CiderVariant::cider_d) {
-          val += std::min(hyp_weight, ref_weight) * ref_weight;
-        } else {
-          val += hyp_weight * ref_weight;
-        }
+      for (std::uint32_t pos = store.begin(hyp, k); pos < store.end(hyp, k); ++pos) {
+        const double ref_weight = by_id[store.id(pos)];
+        if (ref_weight == 0.0) continue;  // the reference tools add +0.0 here
+        const double hyp_weight = scratch.hyp.weights[pos - hyp_first];
+        val += (clipped ? std::min(hyp_weight, ref_weight) : hyp_weight) * ref_weight;
       }
-      if (hyp.norms[k] != 0.0 && ref.norms[k] != 0.0) val /= (hyp.norms[k] * ref.norms[k]);
-      if (options.variant == CiderVariant::cider_d) val *= penalty;
-      acc[k] += val;
+      const double hyp_norm = scratch.hyp.norms[k];
+      const double ref_norm = scratch.ref.norms[k];
+      if (hyp_norm != 0.0 && ref_norm != 0.0) val /= (hyp_norm * ref_norm);
+      if (clipped) val *= penalty;
+      scratch.acc[k] += val;
     }
-    for (std::uint32_t id : ref.ids) scratch[id] = 0.0;
+    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0.0;
   }
-  double score = numpy_pairwise_sum(acc.data(), acc.size()) / static_cast<double>(max_n);
-  score /= static_cast<double>(refs.size());
+  double score = numpy_pairwise_sum(scratch.acc.data(), max_n) / static_cast<double>(max_n);
+  score /= static_cast<double>(ref_count);
   score *= 10.0;
   return score;
 }
@@ -241,41 +370,48 @@ void check_options(const CiderOptions& options) {
 }  // namespace
 
 struct CiderCorpus::Impl {
+  explicit Impl(CiderOptions o) : options(o), store(o.max_n) {}
   CiderOptions options;
-  NgramTable table;
-  SentenceCounter counter;
+  SentenceStore store;
   struct Document {
-    std::vector<CountedSentence> refs;
-    std::vector<CountedSentence> hyps;
+    std::uint32_t first_ref = 0, ref_count = 0, first_hyp = 0, hyp_count = 0;
   };
   std::vector<Document> documents;
-  std::vector<std::uint32_t> counted_df;
-  std::vector<std::uint64_t> df_stamp;
+  struct DfEntry {
+    std::uint32_t count = 0;
+    std::uint32_t last_document = 0;  // 1-based; 0 = never seen
+  };
+  std::vector<DfEntry> df_entries;
   std::optional<std::vector<std::uint32_t>> loaded_df;
   std::size_t loaded_documents = 0;
 
-  void count_document_frequencies(const Document& doc) {
-    const std::uint64_t stamp = documents.size();
-    for (const auto& ref : doc.refs) {
-      for (std::uint32_t id : ref.ids) {
-        if (id >= counted_df.size()) {
-          counted_df.resize(static_cast<std::size_t>(id) * 2 + 1024, 0);
-          df_stamp.resize(counted_df.size(), 0);
-        }
-        if (df_stamp[id] != stamp) {
-          df_stamp[id] = stamp;
-          ++counted_df[id];
+  std::vector<std::uint32_t> counted_df() const {
+    std::vector<std::uint32_t> df(df_entries.size());
+    for (std::size_t i = 0; i < df.size(); ++i) df[i] = df_entries[i].count;
+    return df;
+  }
+  std::vector<std::uint32_t> df_in_effect() const { return loaded_df ? *loaded_df : counted_df(); }
+
+  // df[g] += 1 once per document whose references contain g.
+  void count_document_frequencies(const Document& doc, std::uint32_t stamp) {
+    const std::size_t max_n = store.max_n();
+    for (std::uint32_t r = doc.first_ref; r < doc.first_ref + doc.ref_count; ++r) {
+      for (std::uint32_t pos = store.begin(r, 0); pos < store.end(r, max_n - 1); ++pos) {
+        const std::uint32_t id = store.id(pos);
+        if (id >= df_entries.size()) df_entries.resize(static_cast<std::size_t>(id) * 2 + 1024);
+        DfEntry& entry = df_entries[id];
+        if (entry.last_document != stamp) {
+          entry.last_document = stamp;
+          ++entry.count;
         }
       }
     }
   }
-
-  std::vector<std::u32string> split_words(const std::u32string& line) { return cider_words(line); }
 };
 
-CiderCorpus::CiderCorpus(CiderOptions options) : impl_(std::make_unique<Impl>()) {
+CiderCorpus::CiderCorpus(CiderOptions options) {
   check_options(options);
-  impl_->options = options;
+  impl_ = std::make_unique<Impl>(options);
 }
 
 CiderCorpus::~CiderCorpus() = default;
@@ -284,19 +420,27 @@ void CiderCorpus::add_document(const std::vector<std::u32string>& tokenized_refs
                                const std::vector<std::u32string>& tokenized_hyps) {
   Impl& d = *impl_;
   Impl::Document doc;
-  for (const auto& ref : tokenized_refs) {
-    doc.refs.push_back(d.counter.count(d.table, d.split_words(ref), d.options.max_n));
+  doc.ref_count = static_cast<std::uint32_t>(tokenized_refs.size());
+  doc.hyp_count = static_cast<std::uint32_t>(tokenized_hyps.size());
+  for (std::size_t i = 0; i < tokenized_refs.size(); ++i) {
+    const std::uint32_t s = d.store.add(tokenized_refs[i]);
+    if (i == 0) doc.first_ref = s;
   }
-  for (const auto& hyp : tokenized_hyps) {
-    doc.hyps.push_back(d.counter.count(d.table, d.split_words(hyp), d.options.max_n));
+  for (std::size_t i = 0; i < tokenized_hyps.size(); ++i) {
+    const std::uint32_t s = d.store.add(tokenized_hyps[i]);
+    if (i == 0) doc.first_hyp = s;
   }
+  d.documents.push_back(doc);
   // Stamps are document index + 1 so that the zero-initialised table means "unseen".
-  d.documents.push_back(Impl::Document{});
-  d.count_document_frequencies(doc);
-  d.documents.back() = std::move(doc);
+  d.count_document_frequencies(doc, static_cast<std::uint32_t>(d.documents.size()));
 }
 
 std::size_t CiderCorpus::documents() const { return impl_->documents.size(); }
+
+void CiderCorpus::reserve(std::size_t documents, std::size_t sentences, std::size_t words) {
+  impl_->documents.reserve(documents);
+  impl_->store.reserve(sentences, words);
+}
 
 void CiderCorpus::use_document_frequencies(const CiderDocumentFrequencies& df) {
   Impl& d = *impl_;
@@ -307,7 +451,7 @@ void CiderCorpus::use_document_frequencies(const CiderDocumentFrequencies& df) {
   std::vector<std::uint32_t> loaded;
   for (const auto& [ngram, count] : df.counts) {
     std::uint32_t id = kNoPrefix;
-    for (auto word : text::split(ngram)) id = d.table.ngram_id(id, d.table.word_id(std::u32string(word)));
+    for (auto word : text::split(ngram)) id = d.store.table.ngram_id(id, d.store.table.word_id(word));
     if (id == kNoPrefix) continue;
     if (id >= loaded.size()) loaded.resize(static_cast<std::size_t>(id) + 1, 0);
     loaded[id] = count;
@@ -321,29 +465,26 @@ CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& to
   CiderDocumentFrequencies out;
   out.max_n = d.options.max_n;
   out.tokenizer_id = tokenizer_id;
-  const auto& df = d.loaded_df ? *d.loaded_df : d.counted_df;
+  const auto df = d.df_in_effect();
   out.documents = d.loaded_df ? d.loaded_documents : d.documents.size();
-  for (std::size_t id = 0; id < df.size() && id < d.table.size(); ++id) {
-    if (df[id] > 0) out.counts.emplace_back(d.table.text(static_cast<std::uint32_t>(id)), df[id]);
+  for (std::size_t id = 0; id < df.size() && id < d.store.table.size(); ++id) {
+    if (df[id] > 0) out.counts.emplace_back(d.store.table.text(static_cast<std::uint32_t>(id)), df[id]);
   }
   return out;
 }
 
 std::vector<double> CiderCorpus::score_all(std::size_t system) const {
   const Impl& d = *impl_;
-  const auto& df = d.loaded_df ? *d.loaded_df : d.counted_df;
+  const auto df = d.df_in_effect();
   const std::size_t n_docs = d.loaded_df ? d.loaded_documents : d.documents.size();
-  const std::vector<double> idf = inverse_document_frequencies(df, d.table.size(), n_docs);
-  std::vector<double> scratch(d.table.size(), 0.0);
+  const std::vector<double> idf = inverse_document_frequencies(df, d.store.table.size(), n_docs);
+  ScoringScratch scratch;
   std::vector<double> scores;
   scores.reserve(d.documents.size());
-  std::vector<WeightedSentence> refs;
   for (const auto& doc : d.documents) {
-    if (system >= doc.hyps.size()) throw Error(ExitCode::internal, "CIDEr: document without hypothesis");
-    refs.clear();
-    for (const auto& ref : doc.refs) refs.push_back(weigh(ref, idf, d.options.max_n));
-    const WeightedSentence hyp = weigh(doc.hyps[system], idf, d.options.max_n);
-    scores.push_back(score_item(hyp, refs, d.options, scratch));
+    if (system >= doc.hyp_count) throw Error(ExitCode::internal, "CIDEr: document without hypothesis");
+    scores.push_back(score_item(d.store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
+                                doc.ref_count, idf, d.options, scratch));
   }
   return scores;
 }
@@ -361,23 +502,21 @@ std::u32string Cider::tokenize(std::u32string_view line) const { return pipeline
 
 void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   if (refs.empty()) throw input_error("CIDEr: an item has no references");
-  // A private table per call keeps this const and thread-safe; the batch path
+  // A private store per call keeps this const and thread-safe; the batch path
   // (CiderCorpus) is the fast one.
-  NgramTable table;
-  SentenceCounter counter;
-  const CountedSentence hyp_counts = counter.count(table, cider_words(tokenize(hyp)), options_.max_n);
-  std::vector<CountedSentence> ref_counts;
-  for (const auto& ref : refs) ref_counts.push_back(counter.count(table, cider_words(tokenize(ref)), options_.max_n));
-  std::vector<std::uint32_t> df(table.size(), 0);
-  for (std::size_t id = 0; id < table.size(); ++id) {
-    auto it = df_lookup_.find(table.text(static_cast<std::uint32_t>(id)));
+  SentenceStore store(options_.max_n);
+  const std::uint32_t first_ref = store.add(tokenize(refs[0]));
+  for (std::size_t i = 1; i < refs.size(); ++i) store.add(tokenize(refs[i]));
+  const std::uint32_t hyp_sentence = store.add(tokenize(hyp));
+  std::vector<std::uint32_t> df(store.table.size(), 0);
+  for (std::size_t id = 0; id < store.table.size(); ++id) {
+    auto it = df_lookup_.find(store.table.text(static_cast<std::uint32_t>(id)));
     if (it != df_lookup_.end()) df[id] = it->second;
   }
-  const std::vector<double> idf = inverse_document_frequencies(df, table.size(), df_->documents);
-  std::vector<WeightedSentence> weighted_refs;
-  for (const auto& ref : ref_counts) weighted_refs.push_back(weigh(ref, idf, options_.max_n));
-  std::vector<double> scratch(table.size(), 0.0);
-  out[0] = score_item(weigh(hyp_counts, idf, options_.max_n), weighted_refs, options_, scratch);
+  const std::vector<double> idf = inverse_document_frequencies(df, store.table.size(), df_->documents);
+  ScoringScratch scratch;
+  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, options_,
+                      scratch);
   out[1] = 1.0;
 }
 
@@ -390,6 +529,7 @@ std::string cider_signature_fields(const CiderOptions& options, const TextPipeli
   std::string sig = fmt::format("variant:{}|n:{}", cider_variant_name(options.variant), options.max_n);
   if (options.variant == CiderVariant::cider_d) sig += fmt::format("|sigma:{}", options.sigma);
   sig += fmt::format("|df:{}|tok:{}", df_field, pipeline.tokenizer().id());
+  if (const std::string extra = pipeline.tokenizer().signature_fields(); !extra.empty()) sig += "|" + extra;
   if (pipeline.lowercase()) sig += "|case:lc";
   if (pipeline.has_normalizers()) sig += "|norm:" + pipeline.normalizer_chain_id();
   return sig;

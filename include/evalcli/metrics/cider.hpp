@@ -72,6 +72,8 @@ class CiderCorpus {
   void add_document(const std::vector<std::u32string>& tokenized_refs,
                     const std::vector<std::u32string>& tokenized_hyps);
   std::size_t documents() const;
+  // Optional: pre-sizes the tables (`words` = total words of all sentences).
+  void reserve(std::size_t documents, std::size_t sentences, std::size_t words);
 
   // Replaces the document frequencies counted from the references by `df`
   // (scores then use df.documents as N).
