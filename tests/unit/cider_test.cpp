@@ -1,0 +1,259 @@
+// Unit tests of the CIDEr pieces: pairwise mean, n-gram counting, clipping,
+// length penalty, document frequencies, df files, and the CLI's input errors.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "evalcli/core/format.hpp"
+#include "evalcli/metrics/cider.hpp"
+#include "evalcli/text/utf8.hpp"
+#include "support/test_support.hpp"
+
+using evalcli::CiderCorpus;
+using evalcli::CiderOptions;
+using evalcli::CiderVariant;
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+std::u32string u(const std::string& s) { return evalcli::utf8::decode_or_throw(s, "test"); }
+
+// Scores one system over documents given as (refs, hyp), df from the refs.
+std::vector<double> score(const std::vector<std::pair<std::vector<std::string>, std::string>>& docs,
+                          CiderVariant variant = CiderVariant::cider_d) {
+  CiderOptions options;
+  options.variant = variant;
+  CiderCorpus corpus(options);
+  for (const auto& [refs, hyp] : docs) {
+    std::vector<std::u32string> r;
+    for (const auto& ref : refs) r.push_back(u(ref));
+    corpus.add_document(r, {u(hyp)});
+  }
+  return corpus.score_all(0);
+}
+
+}  // namespace
+
+TEST_CASE("numpy pairwise sum: sequential below 8, 8 accumulators to 128, halves above", "[cider]") {
+  std::vector<double> a(300);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0 / static_cast<double>(i + 3);
+  double seq = 0.0;
+  for (std::size_t i = 0; i < 5; ++i) seq += a[i];
+  CHECK(evalcli::numpy_pairwise_sum(a.data(), 5) == seq);
+
+  auto blocked = [](const double* x, std::size_t n) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = x[j];
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += x[i + j];
+    }
+    double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) s += x[i];
+    return s;
+  };
+  CHECK(evalcli::numpy_pairwise_sum(a.data(), 21) == blocked(a.data(), 21));
+  // 300 -> 144 + 156 (n/2 rounded down to a multiple of 8), 144 -> 72 + 72, 156 -> 72 + 84.
+  const double left = blocked(a.data(), 72) + blocked(a.data() + 72, 72);
+  const double right = blocked(a.data() + 144, 72) + blocked(a.data() + 216, 84);
+  CHECK(evalcli::numpy_pairwise_sum(a.data(), 300) == left + right);
+}
+
+TEST_CASE("CIDEr-D of identical and partly matching captions (hand-computed)", "[cider]") {
+  // N = 2 images; every n-gram of each reference occurs in one image: idf = log 2.
+  const auto scores = score({{{"a b"}, "a b"}, {{"c d"}, "c c"}});
+  REQUIRE(scores.size() == 2);
+  // Identical: cosine 1 for 1-grams and 2-grams, 0 for 3/4-grams -> (1+1)/4*10.
+  CHECK(scores[0] == Approx(5.0));
+  // "c c" vs "c d": unigram weights (2L) vs (L, L), clipped dot L*L, norms 2L and sqrt(2)L.
+  CHECK(scores[1] == Approx(10.0 / 4.0 / (2.0 * std::sqrt(2.0))));
+}
+
+TEST_CASE("original CIDEr does not clip repeated words", "[cider]") {
+  const auto cider = score({{{"a b"}, "a b"}, {{"c d"}, "c c"}}, CiderVariant::cider);
+  // Unclipped dot 2L*L: cosine 1/sqrt(2).
+  CHECK(cider[1] == Approx(10.0 / 4.0 / std::sqrt(2.0)));
+  const auto cider_d = score({{{"a b"}, "a b"}, {{"c d"}, "c c"}});
+  CHECK(cider_d[1] < cider[1]);
+}
+
+TEST_CASE("CIDEr-D length penalty uses the 2-gram counts and sigma 6", "[cider]") {
+  // Hypothesis with 3 bigrams vs a reference with 1: factor e^(-(2^2)/72) on every order.
+  const auto penalised = score({{{"a b"}, "a b x y"}, {{"c d"}, "c d"}});
+  const auto plain = score({{{"a b"}, "a b x y"}, {{"c d"}, "c d"}}, CiderVariant::cider);
+  // Without clipping or penalty the same cosines; with both, clipping changes nothing
+  // here (all tf = 1), so the ratio is the Gaussian factor.
+  CHECK(penalised[0] / plain[0] == Approx(std::exp(-4.0 / 72.0)));
+}
+
+TEST_CASE("a single image gives CIDEr 0 (every idf is log 1 - log 1)", "[cider]") {
+  CHECK(score({{{"a man riding a horse"}, "a man riding a horse"}})[0] == 0.0);
+}
+
+TEST_CASE("empty hypothesis scores 0; an empty reference still counts", "[cider]") {
+  const auto scores = score({{{"a b", ""}, ""}, {{"c d"}, "c d"}, {{"a b", ""}, "a b"}});
+  CHECK(scores[0] == 0.0);
+  const auto one_ref = score({{{"a b"}, ""}, {{"c d"}, "c d"}, {{"a b"}, "a b"}});
+  CHECK(scores[2] == Approx(one_ref[2] / 2.0));  // divided by len(refs) = 2
+}
+
+TEST_CASE("document frequencies count images, from references only", "[cider]") {
+  CiderCorpus corpus(CiderOptions{});
+  corpus.add_document({u("a b"), u("a c")}, {u("z")});
+  corpus.add_document({u("a")}, {u("a b")});
+  const auto df = corpus.document_frequencies("none-v1");
+  CHECK(df.documents == 2);
+  std::map<std::string, std::uint32_t> counts;
+  for (const auto& [ngram, count] : df.counts) counts[evalcli::utf8::encode(ngram)] = count;
+  CHECK(counts["a"] == 2);  // once per image, not per reference
+  CHECK(counts["b"] == 1);
+  CHECK(counts["a b"] == 1);
+  CHECK(counts["a c"] == 1);
+  CHECK(counts.count("z") == 0);  // hypotheses never count
+}
+
+TEST_CASE("df files round-trip and reproduce the scores", "[cider]") {
+  CiderCorpus corpus(CiderOptions{});
+  corpus.add_document({u("a b c"), u("a d")}, {u("a b")});
+  corpus.add_document({u("e f")}, {u("e")});
+  corpus.add_document({u("a e")}, {u("a e")});
+  const auto df = corpus.document_frequencies("none-v1");
+  const std::string text = evalcli::serialize_document_frequencies(df);
+  const auto parsed = evalcli::parse_document_frequencies(text, "df.txt");
+  CHECK(parsed.documents == 3);
+  CHECK(parsed.tokenizer_id == "none-v1");
+  CHECK(parsed.counts == df.counts);
+  const auto before = corpus.score_all(0);
+  corpus.use_document_frequencies(parsed);
+  CHECK(corpus.score_all(0) == before);
+}
+
+TEST_CASE("df file errors name file and line", "[cider]") {
+  CHECK_THROWS_WITH(evalcli::parse_document_frequencies("hello\n", "x.df"), Catch::Contains("x.df:1"));
+  CHECK_THROWS_WITH(evalcli::parse_document_frequencies("evalcli-cider-df/1\tdocuments=2\tn=4\n3 a\n", "x.df"),
+                    Catch::Contains("x.df:2"));
+  CHECK_THROWS_WITH(evalcli::parse_document_frequencies("evalcli-cider-df/1\tn=4\n", "x.df"),
+                    Catch::Contains("documents"));
+}
+
+TEST_CASE("the Metric view scores one item against fixed document frequencies", "[cider]") {
+  CiderCorpus corpus(CiderOptions{});
+  corpus.add_document({u("a man rides"), u("a man")}, {u("a man rides")});
+  corpus.add_document({u("a dog")}, {u("a cat")});
+  auto df = std::make_shared<evalcli::CiderDocumentFrequencies>(corpus.document_frequencies("none-v1"));
+  evalcli::Cider metric(CiderOptions{}, std::make_unique<evalcli::TextPipeline>(evalcli::PipelineOptions{{}, false, "none", {}}),
+                        df, "corpus");
+  const auto scores = corpus.score_all(0);
+  std::vector<std::u32string> refs = {u("a man rides"), u("a man")};
+  double stats[2];
+  metric.segment_stats(u("a man rides"), refs, stats);
+  CHECK(stats[0] == scores[0]);
+  CHECK(stats[1] == 1.0);
+  CHECK(metric.signature() == "variant:cider-d|n:4|sigma:6|df:corpus|tok:none-v1");
+}
+
+TEST_CASE("cider CLI: plain text, JSONL and COCO inputs agree", "[cider][cli]") {
+  TempFile ref1("a man rides a horse\na dog runs\na cat sleeps\n");
+  TempFile ref2("a person on a horse\na dog is running\na cat is asleep\n");
+  TempFile hyp("a man on a horse\na dog running\na sleeping cat\n");
+  const auto plain = run_cli({"cider", "-r", ref1.path(), "-r", ref2.path(), "-i", hyp.path(), "-f", "json"});
+  REQUIRE(plain.exit_code == 0);
+  TempFile jsonl(
+      "{\"id\": 1, \"refs\": [\"a man rides a horse\", \"a person on a horse\"], \"hyp\": \"a man on a horse\"}\n"
+      "{\"id\": 2, \"refs\": [\"a dog runs\", \"a dog is running\"], \"hyp\": \"a dog running\"}\n"
+      "{\"id\": 3, \"refs\": [\"a cat sleeps\", \"a cat is asleep\"], \"hyp\": \"a sleeping cat\"}\n",
+      ".jsonl");
+  const auto from_jsonl = run_cli({"cider", "--jsonl", jsonl.path(), "-f", "json"});
+  REQUIRE(from_jsonl.exit_code == 0);
+  TempFile annotations(
+      "{\"images\": [{\"id\": 7}, {\"id\": 8}, {\"id\": 9}], \"annotations\": ["
+      "{\"image_id\": 8, \"id\": 3, \"caption\": \"a dog runs\"},"
+      "{\"image_id\": 7, \"id\": 1, \"caption\": \"a man rides a horse\"},"
+      "{\"image_id\": 9, \"id\": 5, \"caption\": \"a cat sleeps\"},"
+      "{\"image_id\": 7, \"id\": 2, \"caption\": \"a person on a horse\"},"
+      "{\"image_id\": 8, \"id\": 4, \"caption\": \"a dog is running\"},"
+      "{\"image_id\": 9, \"id\": 6, \"caption\": \"a cat is asleep\"}]}",
+      ".json");
+  TempFile results(
+      "[{\"image_id\": 9, \"caption\": \"a sleeping cat\"}, {\"image_id\": 7, \"caption\": \"a man on a horse\"},"
+      " {\"image_id\": 8, \"caption\": \"a dog running\"}]",
+      ".json");
+  const auto from_coco = run_cli({"cider", "--coco-annotations", annotations.path(), "--coco-results",
+                                  results.path(), "-f", "json", "--sentence-level"});
+  REQUIRE(from_coco.exit_code == 0);
+  const auto p = nlohmann::json::parse(plain.out);
+  const auto j = nlohmann::json::parse(from_jsonl.out);
+  const auto c = nlohmann::json::parse(from_coco.out);
+  CHECK(p["score"] == j["score"]);
+  CHECK(p["score"] == c["score"]);
+  CHECK(c["sentences"][0]["id"] == "7");  // the annotation file's image order
+  CHECK(p["signature"].get<std::string>().rfind("nrefs:2|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1|", 0) == 0);
+}
+
+TEST_CASE("cider CLI: variable reference counts give nrefs:var", "[cider][cli]") {
+  TempFile jsonl("{\"id\": \"x\", \"refs\": [\"a b\"], \"hyp\": \"a b\"}\n{\"refs\": [\"c d\", \"c e\"], \"hyp\": \"c\"}\n");
+  const auto r = run_cli({"cider", "--jsonl", jsonl.path()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("CIDEr-D|nrefs:var|", 0) == 0);
+}
+
+TEST_CASE("cider CLI: --save-df then --df reproduces the score and records the file hash", "[cider][cli]") {
+  TempFile ref("a man rides a horse\na dog runs\na cat sleeps\n");
+  TempFile hyp("a man on a horse\na dog running\na sleeping cat\n");
+  const std::string df_path = ref.path() + ".df";
+  const auto saved = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--save-df", df_path, "-b", "-w", "17"});
+  REQUIRE(saved.exit_code == 0);
+  const auto loaded = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_path, "-f", "json"});
+  REQUIRE(loaded.exit_code == 0);
+  std::filesystem::remove(df_path);
+  const auto report = nlohmann::json::parse(loaded.out);
+  CHECK(evalcli::format_fixed(report["score"].get<double>(), 17) + "\n" == saved.out);
+  CHECK(report["signature"].get<std::string>().find("|df:sha256.") != std::string::npos);
+}
+
+TEST_CASE("cider CLI: input errors", "[cider][cli]") {
+  TempFile two("a\nb\n");
+  TempFile three("a\nb\nc\n");
+  auto r = run_cli({"cider", "-r", two.path(), "-i", three.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("line counts differ"));
+
+  TempFile no_refs("{\"id\": 1, \"refs\": [], \"hyp\": \"a\"}\n");
+  r = run_cli({"cider", "--jsonl", no_refs.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains(no_refs.path() + ":1: item 1 has no references"));
+
+  TempFile bad_json("{\"refs\": [\"a\"], \"hyp\": \"a\"}\n{\"refs\": [\"a\"\n");
+  r = run_cli({"cider", "--jsonl", bad_json.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains(bad_json.path() + ":2: invalid JSON"));
+
+  TempFile no_hyp("{\"refs\": [\"a\"]}\n");
+  r = run_cli({"cider", "--jsonl", no_hyp.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("missing \"hyp\""));
+  TempFile hyps("x\ny\n");
+  r = run_cli({"cider", "--jsonl", no_hyp.path(), "-i", hyps.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("has 2 lines"));
+
+  TempFile annotations("{\"annotations\": [{\"image_id\": 1, \"caption\": \"a\"}]}", ".json");
+  TempFile unknown("[{\"image_id\": 2, \"caption\": \"a\"}]", ".json");
+  r = run_cli({"cider", "--coco-annotations", annotations.path(), "--coco-results", unknown.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("[0]: image_id 2 is not in"));
+  TempFile twice("[{\"image_id\": 1, \"caption\": \"a\"}, {\"image_id\": 1, \"caption\": \"b\"}]", ".json");
+  r = run_cli({"cider", "--coco-annotations", annotations.path(), "--coco-results", twice.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("[1]: a second result for image_id 1"));
+  TempFile images_only("{\"images\": [{\"id\": 1}, {\"id\": 2}], \"annotations\": [{\"image_id\": 1, \"caption\": \"a\"}]}",
+                       ".json");
+  r = run_cli({"cider", "--coco-annotations", images_only.path(), "--coco-results", unknown.path()});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("image_id 2 has a result but no reference"));
+
+  r = run_cli({"cider", "-r", two.path(), "--jsonl", no_hyp.path()});
+  CHECK(r.exit_code == 2);
+  r = run_cli({"cider", "-i", two.path()});
+  CHECK(r.exit_code == 2);
+}
