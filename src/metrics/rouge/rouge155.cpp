@@ -312,13 +312,17 @@ struct Reader {
   TokenIds whole(const std::vector<std::string>& sentences) const {
     std::string text;
     if (o.word_limit == 0 && o.byte_limit == 0) {
-      for (std::size_t k = 0; k < sentences.size(); ++k) text += (k ? " " : "") + sentences[k];
+      for (std::size_t k = 0; k < sentences.size(); ++k) {
+        if (k > 0) text += ' ';
+        text += sentences[k];
+      }
     } else if (o.word_limit != 0) {
       std::size_t length = 0;
       for (const auto& s : sentences) {
         const auto words = perl_split(s);
         if (static_cast<long>(length + words.size()) < o.word_limit) {
-          text += (length != 0 ? " " : "") + s;
+          if (length != 0) text += ' ';
+          text += s;
           length += words.size();
         } else {
           if (length > 0) text += " ";
@@ -330,7 +334,8 @@ struct Reader {
       std::size_t length = 0;
       for (const auto& s : sentences) {
         if (static_cast<long>(length + s.size()) < o.byte_limit) {
-          text += (length != 0 ? " " : "") + s;
+          if (length != 0) text += ' ';
+          text += s;
           length += s.size();
         } else {
           if (length > 0) text += " ";
