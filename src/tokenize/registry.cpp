@@ -35,6 +35,7 @@ const std::map<std::string, Factory, std::less<>>& registry() {
       {"zh-char", tokenizers::make_zh_char},
       {"ja-icu", tokenizers::make_ja_icu},
       {"ptb", tokenizers::make_ptb},
+      {"nltk-word", tokenizers::make_nltk_word},
   };
   return factories;
 }

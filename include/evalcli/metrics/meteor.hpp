@@ -1,0 +1,90 @@
+#pragma once
+// METEOR: two different metrics share the name (specs/meteor.md), and the
+// signature always says which one is computed:
+//
+//  * NltkMeteor: NLTK 3.8 `meteor_score` (greedy exact/Porter-stem/WordNet
+//    synonym matching, alpha 0.9 beta 3 gamma 0.5). NLTK only scores
+//    sentences; the corpus score is the mean of the segment scores, and an
+//    evalcli extension computes the same formula from summed statistics.
+//  * Meteor15 (metrics/meteor15.hpp): CMU METEOR 1.5 (Java).
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "evalcli/metrics/metric.hpp"
+#include "evalcli/text/pipeline.hpp"
+#include "evalcli/text/porter_stemmer.hpp"
+#include "evalcli/text/wordnet.hpp"
+
+namespace evalcli {
+
+// How per-segment statistics become one corpus score.
+enum class MeteorAggregate {
+  mean,          // mean of segment scores (what NLTK users report)
+  summed_stats,  // evalcli extension: the NLTK formula on summed matches/chunks/lengths
+};
+
+struct NltkMeteorOptions {
+  PipelineOptions text{{}, false, "none"};  // tokens = whitespace split, like pre-tokenized input
+  double alpha = 0.9;
+  double beta = 3.0;
+  double gamma = 0.5;
+  bool stem = true;                          // Porter stage
+  bool synonyms = true;                      // WordNet stage (English only)
+  std::filesystem::path wordnet_dir = WordNet::default_dir();
+  MeteorAggregate aggregate = MeteorAggregate::mean;
+};
+
+// The matching of one hypothesis against one reference.
+struct NltkAlignment {
+  std::size_t matches = 0;
+  std::size_t chunks = 0;
+  std::size_t hyp_len = 0;
+  std::size_t ref_len = 0;
+};
+
+class NltkMeteor : public Metric {
+ public:
+  // Loads WordNet when the synonym stage is on (throws Error(missing_resource)).
+  explicit NltkMeteor(NltkMeteorOptions options);
+  ~NltkMeteor() override;
+
+  std::string name() const override { return "METEOR"; }
+  // [score_sum, segments, matches, chunks, hyp_len, ref_len]: the first two give
+  // the mean; the others (of the best reference) the summed-statistics score.
+  std::vector<std::string> stat_names() const override;
+  void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
+                     Stat* out) const override;
+  double score(std::span<const Stat> stats) const override;
+  std::string signature() const override;
+  nlohmann::json details(std::span<const Stat> stats) const override;
+
+  // NLTK's single_meteor_score on already tokenized words (lowercased here).
+  double sentence_score(const std::vector<std::u32string>& hyp, const std::vector<std::u32string>& ref,
+                        NltkAlignment* alignment = nullptr) const;
+  // The NLTK formula on match counts (0 where NLTK hits a ZeroDivisionError).
+  double formula(double matches, double chunks, double hyp_len, double ref_len) const;
+  double mean_score(std::span<const Stat> stats) const;
+  double summed_stats_score(std::span<const Stat> stats) const;
+
+  const NltkMeteorOptions& options() const { return options_; }
+
+ private:
+  std::vector<std::u32string> tokens(std::u32string_view line) const;
+  const std::u32string& cached_stem(const std::u32string& word) const;
+  const std::vector<std::u32string>& cached_synonyms(const std::u32string& stem) const;
+
+  NltkMeteorOptions options_;
+  std::unique_ptr<TextPipeline> pipeline_;
+  text::PorterStemmer stemmer_{text::PorterVariant::nltk};
+  std::unique_ptr<WordNet> wordnet_;
+  // Memoised stems and synonym sets (segment_stats must stay thread-safe).
+  mutable std::mutex cache_mutex_;
+  mutable std::unordered_map<std::u32string, std::u32string> stem_cache_;
+  mutable std::unordered_map<std::u32string, std::vector<std::u32string>> synonym_cache_;
+};
+
+}  // namespace evalcli
