@@ -28,7 +28,7 @@ enum class MeteorAggregate {
 };
 
 struct NltkMeteorOptions {
-  PipelineOptions text{{}, false, "none"};  // tokens = whitespace split, like pre-tokenized input
+  PipelineOptions text{{}, false, "none", {}};  // tokens = whitespace split, like pre-tokenized input
   double alpha = 0.9;
   double beta = 3.0;
   double gamma = 0.5;
