@@ -148,7 +148,6 @@ TEST_CASE("meteor goldens: every file in shared/golden/meteor", "[meteor][confor
       } else if (name.rfind("nltk_meteor.", 0) == 0) {
         check_nltk_scores(*parent, golden);
       } else if (name.rfind("meteor15.", 0) == 0) {
-        continue;  // TEMPORARY: --compat meteor15 lands in the next commit
         check_meteor15_scores(*parent, golden);
       } else {
         FAIL("golden file of an unknown kind: " << name);

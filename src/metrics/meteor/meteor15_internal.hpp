@@ -1,0 +1,33 @@
+#pragma once
+// Pieces of the METEOR 1.5 port shared by its source files (not public API).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace evalcli::meteor15 {
+
+// Nonbreaking prefixes of METEOR's normaliser: prefix -> 1 (any) or 2 (numeric only).
+using NonbreakingPrefixes = std::unordered_map<std::u32string, int>;
+constexpr int kNonbreakingAny = 1;
+constexpr int kNonbreakingNumericOnly = 2;
+
+// METEOR's language ids that change the normaliser's behaviour.
+enum class NormalizerLanguage { english, french, other_western, non_western };
+
+// Normalizer.normalizeLine (Moses-derived tokenizer with METEOR's additions).
+std::u32string normalize_line(std::u32string_view line, NormalizerLanguage language,
+                              const NonbreakingPrefixes& prefixes, bool keep_punctuation);
+
+// java.lang.String.hashCode() over the UTF-16 code units of `word`: METEOR
+// compares words by these hashes, so collisions count as matches there too.
+std::int32_t java_hash(std::u32string_view word);
+
+// Java String.length(): UTF-16 code units.
+std::size_t java_length(std::u32string_view word);
+
+// java.util.StringTokenizer with its default delimiters " \t\n\r\f".
+std::vector<std::u32string> string_tokenizer_split(std::u32string_view line);
+
+}  // namespace evalcli::meteor15
