@@ -1,13 +1,47 @@
-// `evalcli merge`: not implemented yet (see the project's issues).
+// `evalcli merge SHARD...`: combines statistics shards written with --stats-out
+// (docs/stats-format.md, docs/sharding.md) into exactly the result one run over
+// all the data gives, printed as the metric's own command prints it.
+#include <fmt/format.h>
+
 #include "evalcli/cli/cli.hpp"
+#include "evalcli/cli/common.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/metrics/registry.hpp"
+#include "evalcli/stats/shard.hpp"
 
 namespace evalcli::cli {
+namespace {
 
-void add_merge_command(CLI::App& app, Streams&) {
-  auto* cmd = app.add_subcommand("merge", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error(ExitCode::usage, "'evalcli merge' is not implemented yet"); });
+struct MergeOptions {
+  std::vector<std::string> shards;
+  OutputOptions output;
+};
+
+void run_merge(const MergeOptions& options, Streams& io) {
+  std::vector<stats::Shard> shards;
+  for (const auto& path : options.shards) shards.push_back(stats::read_shard(path));
+  const stats::Shard merged = stats::merge_shards(shards);
+  const auto metric = metric_from_signature(merged.metric, merged.signature);
+  // The rebuilt metric must be the one that wrote the shards, down to the version.
+  const std::string rebuilt = metric_signature(*metric, merged.nrefs);
+  if (rebuilt != merged.signature || metric->name() != merged.metric || metric->stat_names() != merged.stat_names) {
+    throw usage_error(fmt::format("{}: this evalcli cannot rebuild the metric that wrote the shard exactly ({})",
+                                  merged.path,
+                                  rebuilt != merged.signature
+                                      ? "signatures differ in " + stats::signature_difference(merged.signature, rebuilt)
+                                      : std::string("metric name or statistics differ")));
+  }
+  report_metric_results(*metric, merged.nrefs, merged.systems, options.output, io);
+}
+
+}  // namespace
+
+void add_merge_command(CLI::App& app, Streams& io) {
+  auto options = std::make_shared<MergeOptions>();
+  auto* cmd = app.add_subcommand("merge", "combine statistics shards (--stats-out) into the score of one run");
+  cmd->add_option("shards", options->shards, "shards in corpus order")->required()->check(CLI::ExistingFile);
+  add_output_options(cmd, options->output);
+  cmd->callback([options, &io] { run_merge(*options, io); });
 }
 
 }  // namespace evalcli::cli

@@ -7,7 +7,11 @@
 
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/cli/progress.hpp"
 #include "evalcli/io/atomic_file.hpp"
+#include "evalcli/stats/distribution.hpp"
+#include "evalcli/stats/resampling.hpp"
+#include "evalcli/stats/shard.hpp"
 
 namespace evalcli::cli {
 
@@ -41,6 +45,19 @@ void add_output_options(CLI::App* cmd, OutputOptions& options) {
   cmd->add_flag("-b,--score-only", options.score_only, "print only the score");
   cmd->add_flag("--sentence-level", options.sentence_level, "score every segment (-sl)");
   cmd->add_option("--json-out", options.json_out, "also write the JSON report to FILE (atomically)");
+  cmd->add_flag("--stats", options.stats, "also describe the sentence-level scores (n, mean, stdev, quantiles)");
+  cmd->add_flag("--confidence", options.confidence, "bootstrap 95% confidence interval (-ci), as SacreBLEU");
+  cmd->add_option("--confidence-n", options.confidence_n, "bootstrap resamples (-cin)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--paired-bs", options.paired_bs, "paired bootstrap test of every -i system against the first");
+  cmd->add_option("--paired-bs-n", options.paired_bs_n, "paired bootstrap resamples (-pbsn)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--paired-ar", options.paired_ar, "paired approximate randomisation test against the first -i system");
+  cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--seed", options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
+  cmd->add_option("--stats-out", options.stats_out, "write this run's sufficient statistics (a shard for 'evalcli merge')");
+  cmd->add_flag("-q,--quiet", options.quiet, "no progress display on stderr");
 }
 
 void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options) {
@@ -56,14 +73,94 @@ std::string metric_signature(const Metric& metric, std::size_t nrefs) {
   return full_signature(nrefs, metric.signature());
 }
 
-nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
-                                   bool include_segments) {
+namespace {
+
+// What the statistics options computed for each system.
+struct Analysis {
+  std::string extra_signature;  // "bs:1000|seed:12345" etc., after nrefs
+  std::vector<std::optional<stats::Interval>> confidence;
+  std::vector<std::optional<stats::PairedResult>> paired;
+  std::vector<std::optional<stats::Distribution>> distribution;
+  std::size_t confidence_n = 0;
+  stats::Seed seed;
+};
+
+bool paired_test(const OutputOptions& output) { return output.paired_bs || output.paired_ar; }
+
+std::vector<double> sentence_scores(const Metric& metric, const SystemStats& system) {
+  std::vector<double> scores;
+  scores.reserve(system.rows.size());
+  for (const auto& row : system.rows) scores.push_back(metric.score(row));
+  return scores;
+}
+
+Analysis analyse(const Metric& metric, const std::vector<SystemStats>& systems, const OutputOptions& output,
+                 Progress& progress) {
+  Analysis analysis;
+  const std::size_t n = systems.size();
+  analysis.confidence.resize(n);
+  analysis.paired.resize(n);
+  analysis.distribution.resize(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!systems[s].rows.empty()) analysis.distribution[s] = stats::describe(sentence_scores(metric, systems[s]));
+  }
+  if (!output.confidence && !paired_test(output)) return analysis;
+  if (output.sentence_level) throw usage_error("statistical tests are unavailable with --sentence-level");
+  if (output.paired_bs && output.paired_ar) throw usage_error("--paired-bs and --paired-ar exclude each other");
+  if (paired_test(output) && n < 2) throw usage_error("paired tests need several systems: -i BASELINE SYSTEM...");
+  analysis.seed = stats::resolve_seed(output.seed);
+
+  std::vector<stats::StatMatrix> matrices;
+  for (const auto& system : systems) matrices.emplace_back(system.rows, metric.num_stats());
+  std::vector<std::string> fields;
+  if (paired_test(output)) {
+    stats::PairedTestOptions options;
+    options.kind = output.paired_bs ? stats::PairedTestKind::bootstrap : stats::PairedTestKind::randomization;
+    options.samples = static_cast<std::size_t>(output.paired_bs ? output.paired_bs_n : output.paired_ar_n);
+    options.seed = analysis.seed;
+    options.jobs = static_cast<unsigned>(output.paired_jobs);
+    const auto results = stats::run_paired_tests({&metric}, {matrices}, options, [&](std::size_t done, std::size_t all) {
+      progress.update("paired test (systems)", done, all);
+    });
+    for (std::size_t s = 0; s < n; ++s) analysis.paired[s] = results[0][s];
+    if (output.paired_bs) fields.push_back(fmt::format("bs:{}", options.samples));
+    if (output.paired_ar) fields.push_back(fmt::format("ar:{}", options.samples));
+  }
+  if (output.confidence) {
+    analysis.confidence_n = static_cast<std::size_t>(output.confidence_n);
+    for (std::size_t s = 0; s < n; ++s) {
+      progress.update("bootstrap (systems)", s, n);
+      analysis.confidence[s] =
+          stats::bootstrap_confidence(metric, matrices[s], analysis.confidence_n, analysis.seed);
+    }
+    if (!output.paired_bs) fields.insert(fields.begin(), fmt::format("bs:{}", analysis.confidence_n));
+  }
+  fields.push_back("seed:" + (analysis.seed.value ? std::to_string(*analysis.seed.value) : std::string("none")));
+  analysis.extra_signature = fmt::format("{}", fmt::join(fields, "|"));
+  progress.finish();
+  return analysis;
+}
+
+nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_t samples, const stats::Seed& seed) {
+  nlohmann::ordered_json out;
+  out["resamples"] = samples;
+  out["seed"] = seed.value ? std::to_string(*seed.value) : "none";
+  out["mean"] = interval.mean;
+  out["half_width"] = interval.half_width;
+  out["lower"] = interval.lower;
+  out["upper"] = interval.upper;
+  return out;
+}
+
+nlohmann::ordered_json build_report(const Metric& metric, const std::string& signature, const SystemStats& stats,
+                                    bool include_segments, const Analysis* analysis, std::size_t s,
+                                    const OutputOptions* output) {
   nlohmann::ordered_json report;
   report["schema"] = "evalcli-report/1";
   report["name"] = metric.name();
   report["system"] = stats.system;
   report["score"] = metric.score(stats.totals);
-  report["signature"] = metric_signature(metric, nrefs);
+  report["signature"] = signature;
   report["segments"] = stats.segments;
   nlohmann::ordered_json stat_object;
   const auto names = metric.stat_names();
@@ -71,6 +168,23 @@ nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, cons
   report["stats"] = stat_object;
   const nlohmann::json details = metric.details(stats.totals);
   for (auto it = details.begin(); it != details.end(); ++it) report[it.key()] = it.value();
+  if (analysis != nullptr) {
+    if (analysis->distribution[s]) report["sentence_scores"] = stats::to_json(*analysis->distribution[s]);
+    if (analysis->confidence[s]) {
+      report["confidence"] = interval_json(*analysis->confidence[s], analysis->confidence_n, analysis->seed);
+    }
+    if (analysis->paired[s]) {
+      const auto& r = *analysis->paired[s];
+      nlohmann::ordered_json paired;
+      paired["test"] = output->paired_bs ? "paired-bootstrap" : "approximate-randomization";
+      paired["samples"] = output->paired_bs ? output->paired_bs_n : output->paired_ar_n;
+      paired["baseline"] = s == 0;
+      paired["p_value"] = r.p_value ? nlohmann::ordered_json(*r.p_value) : nlohmann::ordered_json();
+      paired["mean"] = r.mean ? nlohmann::ordered_json(*r.mean) : nlohmann::ordered_json();
+      paired["ci"] = r.ci ? nlohmann::ordered_json(*r.ci) : nlohmann::ordered_json();
+      report["paired"] = paired;
+    }
+  }
   if (include_segments) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& row : stats.rows) rows.push_back({{"score", metric.score(row)}, {"stats", row}});
@@ -79,47 +193,83 @@ nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, cons
   return report;
 }
 
-namespace {
+std::string score_text(const Metric& metric, std::span<const Stat> stats, int width, const Analysis* analysis,
+                       std::size_t s) {
+  std::string text = format_fixed(metric.score(stats), width);
+  if (analysis == nullptr) return text;
+  auto interval_text = [&](double mean, double ci) {
+    return fmt::format(" (μ = {} ± {})", format_fixed(mean, width), format_fixed(ci, width));
+  };
+  if (analysis->confidence[s] && analysis->confidence[s]->mean > 0) {
+    text += interval_text(analysis->confidence[s]->mean, analysis->confidence[s]->half_width);
+  }
+  if (analysis->paired[s]) {
+    const auto& r = *analysis->paired[s];
+    if (r.mean && !analysis->confidence[s]) text += interval_text(*r.mean, *r.ci);
+    if (r.p_value) text += fmt::format(" (p = {:.4f}){}", *r.p_value, *r.p_value <= 0.05 ? "*" : "");
+  }
+  return text;
+}
 
-std::string text_line(const Metric& metric, const std::string& signature, std::span<const Stat> stats,
-                      int width) {
-  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, format_fixed(metric.score(stats), width));
+std::string text_line(const Metric& metric, const std::string& signature, std::span<const Stat> stats, int width,
+                      const Analysis* analysis = nullptr, std::size_t s = 0) {
+  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score_text(metric, stats, width, analysis, s));
   const nlohmann::json details = metric.details(stats);
   if (details.contains("verbose_score")) line += " " + details["verbose_score"].get<std::string>();
   return line;
 }
 
-std::string ordered_dump(const Metric& metric, std::size_t nrefs, const SystemStats& stats, bool segments) {
-  return make_report(metric, nrefs, stats, segments).dump(2);
+std::string distribution_line(const Metric& metric, const stats::Distribution& d, int width) {
+  auto f = [&](double v) { return format_fixed(v, width); };
+  return fmt::format(
+      "  sentence-level {} (n = {}; their mean is not the corpus score): mean {} stdev {} | min {} p5 {} p25 {} "
+      "median {} p75 {} p95 {} max {}\n",
+      metric.name(), d.n, f(d.mean), f(d.stdev), f(d.min), f(d.p5), f(d.p25), f(d.median), f(d.p75), f(d.p95),
+      f(d.max));
 }
 
-std::string json_document(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
-                          bool segments) {
-  if (systems.size() == 1) return ordered_dump(metric, nrefs, systems[0], segments) + "\n";
+std::string json_document(const Metric& metric, const std::string& signature, const std::vector<SystemStats>& systems,
+                          bool segments, const Analysis* analysis, const OutputOptions* output) {
+  auto dump = [&](std::size_t s) {
+    return build_report(metric, signature, systems[s], segments, analysis, s, output).dump(2);
+  };
+  if (systems.size() == 1) return dump(0) + "\n";
   std::string out = "[\n";
-  for (std::size_t s = 0; s < systems.size(); ++s) {
-    out += ordered_dump(metric, nrefs, systems[s], segments);
-    out += s + 1 < systems.size() ? ",\n" : "\n";
-  }
+  for (std::size_t s = 0; s < systems.size(); ++s) out += dump(s) + (s + 1 < systems.size() ? ",\n" : "\n");
   return out + "]\n";
+}
+
+std::string system_prefix(const std::vector<SystemStats>& systems, std::size_t s, const OutputOptions& output) {
+  if (systems.size() <= 1) return "";
+  return (s == 0 && paired_test(output) ? "Baseline: " : "") + systems[s].system + ": ";
 }
 
 }  // namespace
 
-void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io) {
-  const CorpusSpec spec = make_corpus_spec(input, io.in);
-  auto results = compute_corpus_stats({&metric}, spec, output.sentence_level);
-  const auto& systems = results[0];
-  const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
-  const std::string signature = metric_signature(metric, nrefs);
+nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
+                                   bool include_segments) {
+  return build_report(metric, metric_signature(metric, nrefs), stats, include_segments, nullptr, 0, nullptr);
+}
+
+bool needs_rows(const OutputOptions& output) {
+  return output.sentence_level || output.format == "json" || !output.json_out.empty() || output.stats ||
+         output.confidence || paired_test(output) || !output.stats_out.empty();
+}
+
+void report_metric_results(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
+                           const OutputOptions& output, Streams& io) {
+  Progress progress(io.err, output.quiet);
+  const Analysis analysis = analyse(metric, systems, output, progress);
+  const std::string plain_signature = metric_signature(metric, nrefs);
+  const std::string signature = full_signature(nrefs, metric.signature(), analysis.extra_signature);
 
   std::string rendered;
   if (output.format == "json") {
-    rendered = json_document(metric, nrefs, systems, output.sentence_level);
+    rendered = json_document(metric, signature, systems, output.sentence_level, &analysis, &output);
   } else {
-    for (const auto& system : systems) {
-      const std::string prefix = systems.size() > 1 ? system.system + ": " : "";
+    for (std::size_t s = 0; s < systems.size(); ++s) {
+      const auto& system = systems[s];
+      const std::string prefix = system_prefix(systems, s, output);
       if (output.sentence_level) {
         for (const auto& row : system.rows) {
           rendered += prefix + (output.score_only ? format_fixed(metric.score(row), output.width)
@@ -127,16 +277,36 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
           rendered += '\n';
         }
       } else if (output.score_only) {
-        rendered += prefix + format_fixed(metric.score(system.totals), output.width) + "\n";
+        rendered += prefix + score_text(metric, system.totals, output.width, &analysis, s) + "\n";
       } else {
-        rendered += prefix + text_line(metric, signature, system.totals, output.width) + "\n";
+        rendered += prefix + text_line(metric, signature, system.totals, output.width, &analysis, s) + "\n";
+      }
+      if (output.stats && analysis.distribution[s]) {
+        rendered += distribution_line(metric, *analysis.distribution[s], output.width);
       }
     }
   }
   if (!output.json_out.empty()) {
-    io::write_file_atomically(output.json_out, json_document(metric, nrefs, systems, output.sentence_level));
+    io::write_file_atomically(output.json_out,
+                              json_document(metric, signature, systems, output.sentence_level, &analysis, &output));
+  }
+  if (!output.stats_out.empty()) {
+    io::write_file_atomically(output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
   }
   io.out << rendered;
+}
+
+void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
+                        Streams& io) {
+  const CorpusSpec spec = make_corpus_spec(input, io.in);
+  std::vector<std::vector<SystemStats>> results;
+  {
+    Progress progress(io.err, output.quiet);
+    results = compute_corpus_stats({&metric}, spec, needs_rows(output),
+                                   [&](std::size_t done) { progress.update("scoring segments", done); });
+  }
+  const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
+  report_metric_results(metric, nrefs, results[0], output, io);
 }
 
 }  // namespace evalcli::cli

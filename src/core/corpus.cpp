@@ -135,7 +135,8 @@ bool ParallelReader::next(std::vector<std::u32string>& hyps, std::vector<std::u3
 }
 
 std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<const Metric*>& metrics,
-                                                           const CorpusSpec& spec, bool keep_rows) {
+                                                           const CorpusSpec& spec, bool keep_rows,
+                                                           const std::function<void(std::size_t)>& on_segment) {
   ParallelReader reader(spec);
   std::vector<std::vector<SystemStats>> results(metrics.size());
   for (std::size_t m = 0; m < metrics.size(); ++m) {
@@ -162,6 +163,7 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
         if (keep_rows) target.rows.push_back(row);
       }
     }
+    if (on_segment) on_segment(reader.segments_read());
   }
   if (reader.segments_read() == 0) {
     throw input_error(fmt::format("{}: empty input: no hypothesis lines",

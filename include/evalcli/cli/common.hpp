@@ -29,6 +29,18 @@ struct OutputOptions {
   bool score_only = false;
   bool sentence_level = false;
   std::string json_out;  // also write the JSON report here (atomically)
+  // Statistics (docs/statistics.md), written once for every metric command.
+  bool stats = false;               // --stats: distribution of sentence-level scores
+  bool confidence = false;          // --confidence (-ci): bootstrap confidence interval
+  int confidence_n = 1000;          // --confidence-n (-cin)
+  bool paired_bs = false;           // --paired-bs: first -i system is the baseline
+  int paired_bs_n = 1000;           // --paired-bs-n (-pbsn)
+  bool paired_ar = false;           // --paired-ar: approximate randomisation
+  int paired_ar_n = 10000;          // --paired-ar-n (-parn)
+  int paired_jobs = 1;              // --paired-jobs (-j): threads over systems, 0 = automatic
+  std::optional<std::string> seed;  // --seed (else env SACREBLEU_SEED, else 12345; "none" = random)
+  std::string stats_out;            // --stats-out FILE: shard of sufficient statistics (docs/stats-format.md)
+  bool quiet = false;               // -q/--quiet: no progress display
 };
 void add_output_options(CLI::App* cmd, OutputOptions& options);
 
@@ -42,6 +54,14 @@ std::string metric_signature(const Metric& metric, std::size_t nrefs);
 // The JSON report (schema evalcli-report/1) of one system.
 nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
                                    bool include_segments);
+
+// Prints already computed statistics of `systems` as asked (text/JSON,
+// --stats, --confidence, paired tests, --json-out, --stats-out): shared by
+// run_metric_command and `evalcli merge`.
+void report_metric_results(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
+                           const OutputOptions& output, Streams& io);
+// True when the output options need every segment's statistics kept.
+bool needs_rows(const OutputOptions& output);
 
 // Scores the input with `metric` and prints text or JSON as asked.
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,

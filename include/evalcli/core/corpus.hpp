@@ -2,6 +2,7 @@
 // Reading hypotheses and references in lockstep and turning them into
 // per-system summed statistics (and per-segment rows when asked for).
 // Memory stays constant in the corpus size unless rows are kept.
+#include <functional>
 #include <istream>
 #include <memory>
 #include <string>
@@ -74,7 +75,9 @@ struct SystemStats {
 
 // Runs every metric over every system in one pass over the files.
 // Result: [metric][system]. Throws on empty systems and mismatched lengths.
+// `on_segment(segments_done)`, if given, is called after each segment (progress display).
 std::vector<std::vector<SystemStats>> compute_corpus_stats(
-    const std::vector<const Metric*>& metrics, const CorpusSpec& spec, bool keep_rows);
+    const std::vector<const Metric*>& metrics, const CorpusSpec& spec, bool keep_rows,
+    const std::function<void(std::size_t)>& on_segment = {});
 
 }  // namespace evalcli

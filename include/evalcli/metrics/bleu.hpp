@@ -57,4 +57,12 @@ class Bleu : public Metric {
   std::unique_ptr<TextPipeline> pipeline_;
 };
 
+// Configures BLEU from a SacreBLEU 1.x/2.x or evalcli signature (src/metrics/bleu_signature.cpp).
+// `given_refs`: the number of references supplied, checked against nrefs (nullopt: not checked).
+// `tokenizer_options` supplies what a signature cannot carry (a --jieba-dict path);
+// `sentence_level` turns on effective order as SacreBLEU does for sentence scores.
+std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::optional<std::size_t> given_refs,
+                                          const TokenizerOptions& tokenizer_options = {},
+                                          bool sentence_level = false);
+
 }  // namespace evalcli

@@ -1,0 +1,21 @@
+#pragma once
+// Rebuilding a metric from what a report or a statistics shard records: its
+// display name and its signature. Used by `evalcli merge` and `evalcli check`.
+// A metric becomes pluggable by adding one line to the table in
+// src/metrics/registry.cpp.
+#include <memory>
+#include <string>
+
+#include "evalcli/metrics/metric.hpp"
+
+namespace evalcli {
+
+// Builds the metric whose name() is `name` ("BLEU", "chrF2++", ...) configured
+// by the metric fields of `signature`. Throws a usage error naming the metric
+// when no registered metric handles it, or the field it cannot apply.
+std::unique_ptr<Metric> metric_from_signature(const std::string& name, const std::string& signature);
+
+// False for error rates and perplexity (TER, PPL): lower scores are better.
+bool higher_is_better(const std::string& name);
+
+}  // namespace evalcli

@@ -1,0 +1,149 @@
+#include "evalcli/stats/shard.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/core/signature.hpp"
+
+namespace evalcli::stats {
+
+std::string shard_json(const Metric& metric, const std::string& signature, std::size_t nrefs,
+                       const std::vector<SystemStats>& systems) {
+  nlohmann::ordered_json header;
+  header["schema"] = kShardSchema;
+  header["metric"] = metric.name();
+  header["signature"] = signature;
+  header["nrefs"] = nrefs;
+  header["stat_names"] = metric.stat_names();
+  std::string head = header.dump(1);
+  head.pop_back();  // the closing brace: systems follow
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  std::string out = head + ",\n \"systems\": [";
+  for (std::size_t s = 0; s < systems.size(); ++s) {
+    const auto& system = systems[s];
+    out += s == 0 ? "\n  {" : ",\n  {";
+    out += fmt::format("\"system\": {}, \"segments\": {}, \"totals\": {},\n   \"rows\": [",
+                       nlohmann::json(system.system).dump(), system.segments, nlohmann::json(system.totals).dump());
+    for (std::size_t r = 0; r < system.rows.size(); ++r) {
+      out += (r == 0 ? "\n    " : ",\n    ") + nlohmann::json(system.rows[r]).dump();
+    }
+    out += "]}";
+  }
+  return out + "\n ]\n}\n";
+}
+
+namespace {
+
+[[noreturn]] void bad_shard(const std::string& path, const std::string& what) {
+  throw input_error(fmt::format("{}: not an evalcli statistics shard: {}", path, what));
+}
+
+StatRow number_row(const nlohmann::json& value, std::size_t expected, const std::string& path, const char* what) {
+  if (!value.is_array() || value.size() != expected) {
+    bad_shard(path, fmt::format("{} must be an array of {} numbers", what, expected));
+  }
+  StatRow row;
+  row.reserve(expected);
+  for (const auto& number : value) {
+    if (!number.is_number()) bad_shard(path, fmt::format("{} holds a non-number", what));
+    row.push_back(number.get<double>());
+  }
+  return row;
+}
+
+}  // namespace
+
+Shard read_shard(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw input_error(fmt::format("{}: cannot open statistics shard", path));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    bad_shard(path, fmt::format("invalid JSON ({})", e.what()));
+  }
+  if (!doc.is_object() || doc.value("schema", "") != kShardSchema) {
+    bad_shard(path, fmt::format("schema must be \"{}\"", kShardSchema));
+  }
+  Shard shard;
+  shard.path = path;
+  try {
+    shard.metric = doc.at("metric").get<std::string>();
+    shard.signature = doc.at("signature").get<std::string>();
+    shard.nrefs = doc.at("nrefs").get<std::size_t>();
+    shard.stat_names = doc.at("stat_names").get<std::vector<std::string>>();
+    for (const auto& entry : doc.at("systems")) {
+      SystemStats system;
+      system.system = entry.at("system").get<std::string>();
+      system.segments = entry.at("segments").get<std::size_t>();
+      system.totals = number_row(entry.at("totals"), shard.stat_names.size(), path, "totals");
+      for (const auto& row : entry.at("rows")) {
+        system.rows.push_back(number_row(row, shard.stat_names.size(), path, "a row"));
+      }
+      if (system.rows.size() != system.segments) bad_shard(path, "segments differs from the number of rows");
+      shard.systems.push_back(std::move(system));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    bad_shard(path, e.what());
+  }
+  if (shard.systems.empty()) bad_shard(path, "no systems");
+  return shard;
+}
+
+std::string signature_difference(const std::string& a, const std::string& b) {
+  const auto fields_a = parse_signature(a), fields_b = parse_signature(b);
+  for (const auto& field : fields_a) {
+    const auto other = find_field(fields_b, field.key);
+    if (!other) return fmt::format("{}: '{}' vs (absent)", field.key, field.value);
+    if (*other != field.value) return fmt::format("{}: '{}' vs '{}'", field.key, field.value, *other);
+  }
+  for (const auto& field : fields_b) {
+    if (!find_field(fields_a, field.key)) return fmt::format("{}: (absent) vs '{}'", field.key, field.value);
+  }
+  return a == b ? "" : "field order";
+}
+
+Shard merge_shards(const std::vector<Shard>& shards) {
+  if (shards.empty()) throw usage_error("merge needs at least one statistics shard");
+  const Shard& first = shards.front();
+  Shard merged;
+  merged.path = first.path;
+  merged.metric = first.metric;
+  merged.signature = first.signature;
+  merged.nrefs = first.nrefs;
+  merged.stat_names = first.stat_names;
+  for (const auto& system : first.systems) {
+    SystemStats empty;
+    empty.system = system.system;
+    empty.totals.assign(first.stat_names.size(), 0.0);
+    merged.systems.push_back(std::move(empty));
+  }
+  for (const auto& shard : shards) {
+    auto refuse = [&](const std::string& what) {
+      throw usage_error(fmt::format("{} and {} cannot be merged: {}", first.path, shard.path, what));
+    };
+    if (shard.metric != first.metric) refuse(fmt::format("metric '{}' vs '{}'", first.metric, shard.metric));
+    if (shard.signature != first.signature) {
+      refuse(fmt::format("signatures differ in {}", signature_difference(first.signature, shard.signature)));
+    }
+    if (shard.stat_names != first.stat_names) refuse("statistics names differ");
+    if (shard.systems.size() != first.systems.size()) {
+      refuse(fmt::format("{} vs {} systems", first.systems.size(), shard.systems.size()));
+    }
+    for (std::size_t s = 0; s < shard.systems.size(); ++s) {
+      SystemStats& target = merged.systems[s];
+      for (const auto& row : shard.systems[s].rows) {
+        add_stats(target.totals, row);  // the same additions, in the same order, as one run
+        target.rows.push_back(row);
+      }
+      target.segments += shard.systems[s].segments;
+    }
+  }
+  return merged;
+}
+
+}  // namespace evalcli::stats
