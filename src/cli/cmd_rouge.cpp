@@ -314,7 +314,7 @@ void add_rouge_command(CLI::App& app, Streams& io) {
   auto o = std::make_shared<RougeCommandOptions>();
   auto* cmd = app.add_subcommand("rouge", "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)");
   add_input_options(cmd, o->input);
-  add_output_options(cmd, o->output);
+  add_output_options(cmd, o->output, /*statistics=*/false);  // rouge has its own --seed/--confidence
   cmd->add_option("--compat", o->compat, "rouge-score (default, HF evaluate numbers) or rouge155 (ROUGE-1.5.5.pl)")
       ->check(CLI::IsMember({"rouge-score", "rouge155"}));
   cmd->add_option("--types", o->types, "rouge-score types, comma-separated: rouge1..rouge9, rougeL, rougeLsum");

@@ -39,12 +39,13 @@ std::size_t count_refs(const InputOptions& options) {
   return options.refs.size() + options.positional_refs.size();
 }
 
-void add_output_options(CLI::App* cmd, OutputOptions& options) {
+void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) {
   cmd->add_option("-f,--format", options.format, "output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("-w,--width", options.width, "decimals of printed scores")->check(CLI::Range(0, 17));
   cmd->add_flag("-b,--score-only", options.score_only, "print only the score");
   cmd->add_flag("--sentence-level", options.sentence_level, "score every segment (-sl)");
   cmd->add_option("--json-out", options.json_out, "also write the JSON report to FILE (atomically)");
+  if (!statistics) return;
   cmd->add_flag("--stats", options.stats, "also describe the sentence-level scores (n, mean, stdev, quantiles)");
   cmd->add_flag("--confidence", options.confidence, "bootstrap 95% confidence interval (-ci), as SacreBLEU");
   cmd->add_option("--confidence-n", options.confidence_n, "bootstrap resamples (-cin)")->check(CLI::PositiveNumber);

@@ -42,7 +42,9 @@ struct OutputOptions {
   std::string stats_out;            // --stats-out FILE: shard of sufficient statistics (docs/stats-format.md)
   bool quiet = false;               // -q/--quiet: no progress display
 };
-void add_output_options(CLI::App* cmd, OutputOptions& options);
+// `statistics` = false leaves out the statistics options (--stats, --confidence,
+// --paired-*, --seed, --stats-out, -q) for commands that define their own.
+void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics = true);
 
 // Tokenizer settings every subcommand with --tokenize offers: --jieba-hmm on|off,
 // --jieba-dict FILE (they only affect zh-jieba; docs/segmentation.md).
