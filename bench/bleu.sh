@@ -3,12 +3,13 @@
 # each repeated to 20,370 distinct lines, measured side by side in one run.
 # Prints CPU time (user+sys) and peak RSS of each, and the ratios.
 #
-# Usage: bench/bleu.sh [SACREBLEU_CHECKOUT]   (default /work/ref/sacrebleu)
+# Usage: bench/bleu.sh SACREBLEU_CHECKOUT   (a checkout of mjpost/sacrebleu v2.6.0 with
+#        sacrebleu/version.py written by hand; it is run with PYTHONPATH=checkout)
 # Needs: a built ./build/evalcli, /usr/bin/time, Debian python3 with
 # python3-regex, numpy, tabulate, colorama, portalocker, lxml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sacrebleu_dir=${1:-/work/ref/sacrebleu}
+sacrebleu_dir=${1:?usage: bench/bleu.sh SACREBLEU_CHECKOUT}
 shared=../shared/corpora/wmt22
 evalcli=./build/evalcli
 work=$(mktemp -d)
