@@ -8,7 +8,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 evalcli="${1:-$here/build/evalcli}"
-sacrebleu="${2:-/work/ref/sacrebleu}"
+sacrebleu="${2:?usage: bench/chrf_ter.sh EVALCLI SACREBLEU_CHECKOUT}"
 corpus="$here/../shared/corpora/wmt22/en-de"
 copies=10
 

@@ -5,11 +5,11 @@
 # evalcli on the raw captions with its own PTB tokenizer (pycocoevalcap would
 # need Java + the CoreNLP 3.4.1 jar for that, which is not available).
 #
-# Usage: bench/cider.sh [PYCOCOEVALCAP_CHECKOUT]   (default /work/ref/pycocoevalcap)
+# Usage: bench/cider.sh [PYCOCOEVALCAP_CHECKOUT]
 # Needs: a built ./build/evalcli, /usr/bin/time, Debian python3 + python3-numpy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-checkout=${1:-/work/ref/pycocoevalcap}
+checkout=${1:?usage: bench/cider.sh PYCOCOEVALCAP_CHECKOUT}
 coco=../shared/corpora/coco
 evalcli=./build/evalcli
 work=$(mktemp -d)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # evalcli ppl vs KenLM query, side by side on the same data (spec: shared/specs/ppl.md §5).
 # Usage: bench/ppl.sh [EVALCLI] [QUERY] [RUNS]
-#   EVALCLI default build/evalcli; QUERY default /work/ref/kenlm/build/bin/query (build KenLM
+#   EVALCLI default build/evalcli; QUERY = path of a KenLM query binary (build KenLM
 #   outside the repo: cmake -DCMAKE_BUILD_TYPE=Release -DKENLM_MAX_ORDER=6; cmake --build . --target query).
 # Prints median wall, CPU (user+sys) and peak RSS per configuration and the evalcli/KenLM ratios.
 # The unpruned 75 MB 5-gram of the spec is not rebuilt here (needs lmplz and ~1 min of training);
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EVALCLI=${1:-build/evalcli}
-QUERY=${2:-/work/ref/kenlm/build/bin/query}
+QUERY=${2:?usage: bench/ppl.sh EVALCLI KENLM_QUERY}
 RUNS=${3:-3}
 SHARED=${SHARED:-../shared}
 LM=$SHARED/corpora/lm

@@ -11,8 +11,8 @@
 # Needs a built ./build/evalcli and /usr/bin/time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rs_dir=${1:-/work/ref/rouge-score}
-r155_dir=${2:-/work/ref/ROUGE-1.5.5}
+rs_dir=${1:-}
+r155_dir=${2:-}
 summ=../shared/corpora/summ/cnndm_see2017
 data=../shared/corpora/rouge155-data
 evalcli=./build/evalcli

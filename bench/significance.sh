@@ -4,12 +4,12 @@
 # (user+sys) of each and the ratio, for BLEU alone and for BLEU+chrF when chrF
 # is available, and checks that stdout is identical (up to the version tag).
 #
-# Usage: bench/significance.sh [SACREBLEU_CHECKOUT]   (default /work/ref/sacrebleu)
+# Usage: bench/significance.sh [SACREBLEU_CHECKOUT]
 # Needs: a built ./build/evalcli, /usr/bin/time, Debian python3 with numpy,
 # python3-regex, tabulate, colorama, portalocker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sacrebleu_dir=${1:-/work/ref/sacrebleu}
+sacrebleu_dir=${1:?usage: bench/significance.sh SACREBLEU_CHECKOUT}
 cd ..   # the folder that holds shared/, as the goldens' commands expect
 evalcli=$OLDPWD/build/evalcli
 dir=shared/corpora/wmt22/en-de
