@@ -20,9 +20,12 @@ for file in bin/evalcli share/man/man1/evalcli.1.gz share/bash-completion/comple
   share/doc/evalcli/errors.md; do
   [[ -f $scratch/usr/$file ]] || fail "cmake --install did not install $file"
 done
-"$scratch/usr/bin/evalcli" --version | grep -q '^evalcli ' || fail "installed evalcli --version failed"
-zcat "$scratch/usr/share/man/man1/evalcli.1.gz" | grep -q '^\.SH EVALCLI BLEU' ||
-  fail "the man page lacks the bleu section"
+# Outputs are captured before grep: with pipefail, `producer | grep -q` fails
+# when grep exits early and the producer gets SIGPIPE.
+version_line=$("$scratch/usr/bin/evalcli" --version)
+grep -q '^evalcli ' <<< "$version_line" || fail "installed evalcli --version failed"
+man_page=$(zcat "$scratch/usr/share/man/man1/evalcli.1.gz")
+grep -q '^\.SH EVALCLI BLEU' <<< "$man_page" || fail "the man page lacks the bleu section"
 if command -v man >/dev/null; then
   man -l "$scratch/usr/share/man/man1/evalcli.1.gz" 2>&1 >/dev/null | grep . && fail "man reports problems"
 fi
@@ -41,7 +44,8 @@ echo "$(basename "$deb"): Depends: $depends"
 for lib in libicu libfmt libmecab libstdc++; do
   [[ $depends == *$lib* ]] || fail "Depends lacks $lib"
 done
-dpkg-deb -c "$deb" | grep -q ' ./usr/bin/evalcli$' || fail "the .deb lacks /usr/bin/evalcli"
+deb_listing=$(dpkg-deb -c "$deb")
+grep -q ' ./usr/bin/evalcli$' <<< "$deb_listing" || fail "the .deb lacks /usr/bin/evalcli"
 
 # 3. dpkg -i (root only: CI runs as root)
 if [[ $(id -u) -eq 0 ]] && ! dpkg -s evalcli >/dev/null 2>&1; then
