@@ -3,18 +3,13 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "evalcli/core/format.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
 namespace {
-
-std::size_t display_length(const std::string& utf8) {
-  std::u32string decoded;
-  utf8::decode(utf8, decoded);
-  return decoded.size();
-}
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -26,25 +21,39 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
+}  // namespace
+
+std::size_t display_length(const std::string& utf8) {
+  std::u32string decoded;
+  utf8::decode(utf8, decoded);
+  return decoded.size();
+}
+
 // "BLEU|sig = 38.4 66.9/..." (or just the score with -b), as Score.format().
-std::string score_line(const Metric& metric, std::span<const Stat> stats, const std::string& signature,
-                       int width, bool score_only) {
-  const double score = metric.score(stats);
-  std::string line = format_fixed(score, width);
-  if (score_only) return line;
-  line = fmt::format("{}|{} = {}", metric.name(), signature, line);
+std::string score_line(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+                       bool score_only, const std::optional<PrintedConfidence>& confidence) {
+  std::string score = format_fixed(metric.score(stats), width);
+  if (confidence) score += fmt::format(" (μ = {} ± {})", confidence->mean_text, confidence->ci_text);
+  if (score_only) return score;
+  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score);
   const nlohmann::json details = metric.details(stats);
   if (details.contains("verbose_score")) line += " " + details["verbose_score"].get<std::string>();
   return line;
 }
 
-std::string score_json(const Metric& metric, std::span<const Stat> stats, const std::string& signature,
-                       int width) {
-  const double score = metric.score(stats);
+// Score.format(is_json=True): json.dumps(d, indent=1, ensure_ascii=False).
+std::string score_json(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+                       const std::optional<PrintedConfidence>& confidence) {
   std::string out = "{\n";
   out += fmt::format(" \"name\": {},\n", python_json_quote(metric.name(), false));
-  out += fmt::format(" \"score\": {},\n", python_float_repr(python_round(score, width)));
+  out += fmt::format(" \"score\": {},\n", python_float_repr(python_round(metric.score(stats), width)));
   out += fmt::format(" \"signature\": {}", python_json_quote(signature, false));
+  if (confidence) {
+    out += fmt::format(",\n \"confidence_mean\": {}", python_float_repr(std::stod(confidence->mean_text)));
+    out += fmt::format(",\n \"confidence_var\": {}", python_float_repr(std::stod(confidence->ci_text)));
+    out += fmt::format(",\n \"confidence\": {}",
+                       python_json_quote(fmt::format("μ = {} ± {}", confidence->mean_text, confidence->ci_text), false));
+  }
   const nlohmann::json details = metric.details(stats);
   if (details.contains("verbose_score")) {
     out += fmt::format(",\n \"verbose_score\": {}",
@@ -83,8 +92,6 @@ std::string align_on_equals(const std::vector<std::string>& lines) {
   return out;
 }
 
-}  // namespace
-
 std::string python_json_quote(const std::string& text, bool ensure_ascii) {
   std::u32string decoded;
   utf8::decode(text, decoded);
@@ -119,7 +126,7 @@ std::string render_sentence_level(const SacrebleuRun& run) {
   const std::string signature = sacrebleu_signature(metric, run.nrefs, run.args.short_signature);
   std::string out;
   for (const auto& row : run.stats.front().front().rows) {
-    out += score_line(metric, row, signature, run.args.width, run.args.score_only) + "\n";
+    out += score_line(metric, row, signature, run.args.width, run.args.score_only, std::nullopt) + "\n";
   }
   return out;
 }
@@ -136,9 +143,9 @@ std::string render_single_system(const SacrebleuRun& run) {
       results.push_back(json ? python_float_repr(python_round(metric.score(totals), run.args.width))
                              : format_fixed(metric.score(totals), run.args.width));
     } else if (json) {
-      results.push_back(score_json(metric, totals, signature, run.args.width));
+      results.push_back(score_json(metric, totals, signature, run.args.width, std::nullopt));
     } else {
-      results.push_back(score_line(metric, totals, signature, run.args.width, false));
+      results.push_back(score_line(metric, totals, signature, run.args.width, false, std::nullopt));
     }
   }
   if (json) {

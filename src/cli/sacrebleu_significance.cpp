@@ -12,9 +12,6 @@
 
 namespace evalcli::cli {
 
-// Defined in sacrebleu_output.cpp (tabulate's latex_booktabs).
-std::string latex_booktabs(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows);
-
 namespace {
 
 std::string upper(std::string text) {
@@ -32,81 +29,6 @@ std::string python_repr(const std::string& text) {
     out += c;
   }
   return out + quote;
-}
-
-// float(f"{value:.{width}f}") printed with repr().
-std::string rounded_repr(double value, int width) { return python_float_repr(std::stod(format_fixed(value, width))); }
-
-struct Confidence {
-  stats::Interval interval;
-  std::string mean_text, ci_text;
-  bool shown() const { return interval.mean > 0; }  // SacreBLEU prints it only for a positive mean
-};
-
-std::string single_json(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
-                        const Confidence& confidence) {
-  std::string out = "{\n";
-  out += fmt::format(" \"name\": {},\n", python_json_quote(metric.name(), false));
-  out += fmt::format(" \"score\": {},\n", rounded_repr(metric.score(stats), width));
-  out += fmt::format(" \"signature\": {}", python_json_quote(signature, false));
-  if (confidence.shown()) {
-    out += fmt::format(",\n \"confidence_mean\": {}", python_float_repr(std::stod(confidence.mean_text)));
-    out += fmt::format(",\n \"confidence_var\": {}", python_float_repr(std::stod(confidence.ci_text)));
-    out += fmt::format(",\n \"confidence\": {}",
-                       python_json_quote(fmt::format("μ = {} ± {}", confidence.mean_text, confidence.ci_text), false));
-  }
-  const nlohmann::json details = metric.details(stats);
-  if (details.contains("verbose_score")) {
-    out += fmt::format(",\n \"verbose_score\": {}", python_json_quote(details["verbose_score"].get<std::string>(), false));
-  }
-  std::size_t start = 0;
-  while (start <= signature.size()) {
-    std::size_t bar = signature.find('|', start);
-    if (bar == std::string::npos) bar = signature.size();
-    const std::string field = signature.substr(start, bar - start);
-    const auto colon = field.find(':');
-    out += fmt::format(",\n {}: {}", python_json_quote(field.substr(0, colon), false),
-                       python_json_quote(field.substr(colon + 1), false));
-    start = bar + 1;
-  }
-  return out + "\n}";
-}
-
-std::string single_text(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
-                        const Confidence& confidence, bool score_only) {
-  std::string score = format_fixed(metric.score(stats), width);
-  if (confidence.shown()) score += fmt::format(" (μ = {} ± {})", confidence.mean_text, confidence.ci_text);
-  if (score_only) return score;
-  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score);
-  const nlohmann::json details = metric.details(stats);
-  if (details.contains("verbose_score")) line += " " + details["verbose_score"].get<std::string>();
-  return line;
-}
-
-std::size_t code_points(const std::string& utf8) {
-  std::size_t n = 0;
-  for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-// print_single_results: right-justify each line's text before " =" to the longest.
-std::string align_on_equals(const std::vector<std::string>& lines) {
-  std::size_t widest = 0;
-  for (const auto& line : lines) {
-    const auto eq = line.find('=');
-    if (eq != std::string::npos) widest = std::max(widest, code_points(line.substr(0, eq - 1)));
-  }
-  std::string out;
-  for (const auto& line : lines) {
-    const auto eq = line.find('=');
-    if (eq == std::string::npos) {
-      out += line + "\n";
-      continue;
-    }
-    const std::string left = line.substr(0, eq - 1);
-    out += std::string(widest - code_points(left), ' ') + left + line.substr(eq - 1) + "\n";
-  }
-  return out;
 }
 
 std::string p_value_text(double p) { return fmt::format("(p = {:.4f})", p) + (p > 0.05 ? "" : "*"); }
@@ -138,7 +60,7 @@ std::string explanation(const SacrebleuArgs& args, const std::string& baseline) 
   const bool bs = args.paired_bs;
   const std::string message = fmt::format("Paired {} test with {} {}", bs ? "bootstrap resampling" : "approximate randomization",
                                           bs ? args.paired_bs_n : args.paired_ar_n, bs ? "resampling trials" : "trials");
-  const std::string rule(code_points(message), '-');
+  const std::string rule(display_length(message), '-');
   std::string out = rule + "\n" + message + "\n" + rule + "\n";
   out += fmt::format(" - Each system is pairwise compared to {}.\n", baseline);
   out += bs ? "   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric.\n"
@@ -173,15 +95,16 @@ std::string render_single_system_confidence(const SacrebleuRun& run) {
     const Metric& metric = *run.metrics[m];
     const SystemStats& system = run.stats[m].front();
     const stats::StatMatrix matrix(system.rows, metric.num_stats());
-    Confidence confidence;
-    confidence.interval = stats::bootstrap_confidence(metric, matrix, samples, seed);
-    confidence.mean_text = format_fixed(confidence.interval.mean, args.width);
-    confidence.ci_text = format_fixed(confidence.interval.half_width, args.width);
+    const stats::Interval interval = stats::bootstrap_confidence(metric, matrix, samples, seed);
+    std::optional<PrintedConfidence> confidence;  // SacreBLEU prints it only for a positive mean
+    if (interval.mean > 0) {
+      confidence = PrintedConfidence{format_fixed(interval.mean, args.width), format_fixed(interval.half_width, args.width)};
+    }
     const std::string signature = sacrebleu_signature(metric, run.nrefs, json ? false : args.short_signature, extra);
     if (json && !args.score_only) {
-      results.push_back(single_json(metric, system.totals, signature, args.width, confidence));
+      results.push_back(score_json(metric, system.totals, signature, args.width, confidence));
     } else {
-      results.push_back(single_text(metric, system.totals, signature, args.width, confidence, args.score_only));
+      results.push_back(score_line(metric, system.totals, signature, args.width, args.score_only, confidence));
     }
   }
   if (json) {

@@ -1,6 +1,8 @@
 #pragma once
 // Rendering of `evalcli sacrebleu` results exactly as SacreBLEU prints them:
 // single-system JSON/text, sentence level, and the multi-system table.
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,24 @@ std::string render_sentence_level(const SacrebleuRun& run);
 std::string render_single_system(const SacrebleuRun& run);
 std::string render_multi_system(const SacrebleuRun& run, Streams& io);
 
+// A bootstrap interval as SacreBLEU prints it after a score: "(μ = mean ± ci)".
+struct PrintedConfidence {
+  std::string mean_text, ci_text;  // already formatted with the output width
+};
+
+// One score as SacreBLEU's Score.format() prints it: text line (or the bare
+// score with score_only) and the indent=1 JSON object.
+std::string score_line(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+                       bool score_only, const std::optional<PrintedConfidence>& confidence);
+std::string score_json(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+                       const std::optional<PrintedConfidence>& confidence);
+
+// print_single_results: right-justifies each line's text before " =" to the longest.
+std::string align_on_equals(const std::vector<std::string>& lines);
+
+// Length in code points, as Python's len() of a str.
+std::size_t display_length(const std::string& utf8);
+
 // Python json.dumps string quoting (ensure_ascii escapes non-ASCII as \uXXXX).
 std::string python_json_quote(const std::string& utf8, bool ensure_ascii);
 
@@ -28,5 +48,9 @@ std::string python_json_quote(const std::string& utf8, bool ensure_ascii);
 // cells may hold several lines separated by '\n'.
 std::string fancy_grid(const std::vector<std::string>& headers,
                        const std::vector<std::vector<std::string>>& rows);
+
+// tabulate's "latex_booktabs" table.
+std::string latex_booktabs(const std::vector<std::string>& headers,
+                           const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace evalcli::cli
