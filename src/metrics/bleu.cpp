@@ -62,8 +62,7 @@ std::vector<std::string> Bleu::stat_names() const {
 namespace {
 
 // A tokenized line: the tokenizer output (tokens joined by one space) with
-// each token's position and hash, so n-grams can be hashed and compared
-// without building strings.
+// each token's position, length and hash.
 struct TokenizedLine {
   std::u32string text;
   std::vector<std::uint32_t> starts, lengths;
@@ -89,107 +88,151 @@ struct TokenizedLine {
     }
   }
   std::size_t size() const { return starts.size(); }
-  bool same_token(std::size_t i, const TokenizedLine& other, std::size_t j) const {
-    return hashes[i] == other.hashes[j] && lengths[i] == other.lengths[j] &&
-           std::char_traits<char32_t>::compare(text.data() + starts[i], other.text.data() + other.starts[j],
-                                               lengths[i]) == 0;
-  }
-  std::uint64_t ngram_hash(std::size_t first, std::size_t n) const {
-    std::uint64_t hash = n;
-    for (std::size_t k = 0; k < n; ++k) hash = (hash ^ hashes[first + k]) * 0x9E3779B97F4A7C15ULL + (hash >> 29);
-    return hash;
-  }
+  std::u32string_view token(std::size_t i) const { return {text.data() + starts[i], lengths[i]}; }
 };
 
-// Open-addressing table of the hypothesis n-grams of one order, with the
-// clipped reference counts gathered reference by reference. Reused across
-// segments (no allocation in the steady state).
-class NgramMatcher {
+constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
+
+// Open-addressing map from a 64-bit key to a dense id, cleared in O(1) by
+// bumping a generation counter (no allocation in the steady state).
+class IdTable {
  public:
-  void reset(const TokenizedLine& hyp, std::size_t n) {
-    hyp_ = &hyp;
-    n_ = n;
-    const std::size_t count = hyp.size() >= n ? hyp.size() - n + 1 : 0;
-    std::size_t capacity = 16;
-    while (capacity < 2 * count) capacity *= 2;
-    if (slots_.size() < capacity) slots_.resize(capacity);
+  void clear(std::size_t expected_entries) {
+    std::size_t capacity = 64;
+    while (capacity < 2 * expected_entries) capacity *= 2;
+    if (slots_.size() < capacity) {
+      slots_.assign(capacity, Slot{});
+      generation_ = 0;
+    }
     mask_ = capacity - 1;
     ++generation_;
-    used_.clear();
-    for (std::size_t i = 0; i < count; ++i) {
-      Slot& slot = find_or_insert(hyp, i);
-      ++slot.hyp_count;
-    }
-    reference_ = 0;
   }
 
-  // Counts one reference's n-grams against the hypothesis n-grams.
-  void add_reference(const TokenizedLine& ref) {
-    ++reference_;
-    if (ref.size() < n_) return;
-    for (std::size_t i = 0; i + n_ <= ref.size(); ++i) {
-      Slot* slot = find(ref, i);
-      if (slot == nullptr) continue;
-      if (slot->reference != reference_) {
-        slot->reference = reference_;
-        slot->current = 0;
+  // Returns the slot for `key`: either holding it, or free (generation != current).
+  template <class SameKey>
+  std::uint32_t* find(std::uint64_t key, SameKey&& same, bool insert, std::uint32_t new_id) {
+    for (std::size_t i = mix(key) & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.generation != generation_) {
+        if (!insert) return nullptr;
+        slot = Slot{key, new_id, generation_};
+        return &slot.id;
       }
-      if (++slot->current > slot->max_ref) slot->max_ref = slot->current;
+      if (slot.key == key && same(slot.id)) return &slot.id;
     }
-  }
-
-  // Sum over distinct hypothesis n-grams of min(hyp count, max ref count).
-  long long clipped_matches() const {
-    long long total = 0;
-    for (const std::size_t index : used_) total += std::min(slots_[index].hyp_count, slots_[index].max_ref);
-    return total;
   }
 
  private:
   struct Slot {
-    std::uint64_t generation = 0;
-    std::uint64_t hash = 0;
-    std::uint32_t first = 0;  // first token of the n-gram in the hypothesis
-    int hyp_count = 0, max_ref = 0, current = 0;
-    std::uint32_t reference = 0;
+    std::uint64_t key = 0;
+    std::uint32_t id = 0;
+    std::uint32_t generation = 0;
   };
+  static std::size_t mix(std::uint64_t key) { return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20); }
 
-  bool matches(const Slot& slot, const TokenizedLine& line, std::size_t first) const {
-    for (std::size_t k = 0; k < n_; ++k) {
-      if (!hyp_->same_token(slot.first + k, line, first + k)) return false;
-    }
-    return true;
-  }
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::uint32_t generation_ = 0;
+};
 
-  Slot& find_or_insert(const TokenizedLine& line, std::size_t first) {
-    const std::uint64_t hash = line.ngram_hash(first, n_);
-    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      Slot& slot = slots_[i];
-      if (slot.generation != generation_) {
-        slot = Slot{generation_, hash, static_cast<std::uint32_t>(first), 0, 0, 0, 0};
-        used_.push_back(i);
-        return slot;
+// Clipped n-gram matches of one segment. Every distinct hypothesis token and
+// n-gram gets a dense id: tokens by string, an n-gram by the pair (id of its
+// first n-1 tokens, id of its last token). Reference n-grams are only looked
+// up: one absent from the hypothesis cannot match, nor can any longer n-gram
+// starting with it. Counting is then plain array indexing.
+class NgramMatcher {
+ public:
+  // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
+  void match(const TokenizedLine& hyp, const std::vector<TokenizedLine>& refs, std::size_t num_refs,
+             std::size_t max_order, std::vector<long long>& correct) {
+    hyp_ = &hyp;
+    next_id_ = 0;
+    tokens_.clear(hyp.size());
+    ngrams_.clear(hyp.size() * max_order);
+    order_end_.assign(max_order + 1, 0);
+    intern_hyp(hyp, max_order);
+    hyp_count_.assign(next_id_, 0);
+    ref_max_.assign(next_id_, 0);
+    ref_count_.assign(next_id_, 0);
+    for (std::uint32_t id : hyp_ids_) ++hyp_count_[id];
+    for (std::size_t r = 0; r < num_refs; ++r) add_reference(refs[r], max_order);
+    correct.assign(max_order, 0);
+    for (std::size_t n = 1; n <= max_order; ++n) {
+      for (std::uint32_t id = order_end_[n - 1]; id < order_end_[n]; ++id) {
+        correct[n - 1] += std::min(hyp_count_[id], ref_max_[id]);
       }
-      if (slot.hash == hash && matches(slot, line, first)) return slot;
     }
   }
 
-  Slot* find(const TokenizedLine& line, std::size_t first) {
-    const std::uint64_t hash = line.ngram_hash(first, n_);
-    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      Slot& slot = slots_[i];
-      if (slot.generation != generation_) return nullptr;
-      if (slot.hash == hash && matches(slot, line, first)) return &slot;
+ private:
+  // Ids of `line`'s tokens (inserting them when `insert`), kAbsent for unknown ones.
+  void token_ids(const TokenizedLine& line, bool insert, std::vector<std::uint32_t>& ids) {
+    ids.resize(line.size());
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const std::u32string_view token = line.token(i);
+      auto same = [&](std::uint32_t id) { return hyp_->token(first_position_[id]) == token; };
+      std::uint32_t* id = tokens_.find(line.hashes[i], same, insert, next_id_);
+      if (id != nullptr && *id == next_id_) {
+        first_position_.resize(next_id_ + 1);
+        first_position_[next_id_++] = static_cast<std::uint32_t>(i);
+      }
+      ids[i] = id == nullptr ? kAbsent : *id;
     }
+  }
+
+  std::uint32_t* ngram_id(std::uint32_t prefix, std::uint32_t last, bool insert) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | last;
+    std::uint32_t* id = ngrams_.find(key, [](std::uint32_t) { return true; }, insert, next_id_);
+    if (id != nullptr && *id == next_id_) ++next_id_;
+    return id;
+  }
+
+  // Ids of every hypothesis n-gram, order by order; ids of order n are the
+  // contiguous range [order_end_[n-1], order_end_[n]).
+  void intern_hyp(const TokenizedLine& hyp, std::size_t max_order) {
+    first_position_.clear();
+    token_ids(hyp, true, hyp_tokens_);
+    order_end_[1] = next_id_;
+    current_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
+    hyp_ids_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
+    for (std::size_t n = 2; n <= max_order && n <= hyp.size(); ++n) {
+      for (std::size_t i = 0; i + n <= hyp.size(); ++i) {
+        current_[i] = *ngram_id(current_[i], hyp_tokens_[i + n - 1], true);
+        hyp_ids_.push_back(current_[i]);
+      }
+      order_end_[n] = next_id_;
+    }
+    for (std::size_t n = hyp.size() + 1; n <= max_order; ++n) order_end_[n] = next_id_;
+  }
+
+  void add_reference(const TokenizedLine& ref, std::size_t max_order) {
+    token_ids(ref, false, ref_tokens_);
+    current_.assign(ref_tokens_.begin(), ref_tokens_.end());
+    found_.clear();
+    for (std::size_t n = 1; n <= max_order && n <= ref.size(); ++n) {
+      for (std::size_t i = 0; i + n <= ref.size(); ++i) {
+        if (n > 1) {
+          const std::uint32_t last = ref_tokens_[i + n - 1];
+          std::uint32_t* id = current_[i] == kAbsent || last == kAbsent ? nullptr : ngram_id(current_[i], last, false);
+          current_[i] = id == nullptr ? kAbsent : *id;
+        }
+        if (current_[i] != kAbsent) {
+          ++ref_count_[current_[i]];
+          found_.push_back(current_[i]);
+        }
+      }
+    }
+    for (std::uint32_t id : found_) ref_max_[id] = std::max(ref_max_[id], ref_count_[id]);
+    for (std::uint32_t id : found_) ref_count_[id] = 0;
   }
 
   const TokenizedLine* hyp_ = nullptr;
-  std::size_t n_ = 1;
-  std::vector<Slot> slots_;
-  std::size_t mask_ = 0;
-  std::uint64_t generation_ = 0;
-  std::vector<std::size_t> used_;
-  std::uint32_t reference_ = 0;
+  IdTable tokens_, ngrams_;
+  std::uint32_t next_id_ = 0;
+  std::vector<std::uint32_t> first_position_;  // token id -> a position of it in the hypothesis
+  std::vector<std::uint32_t> order_end_;
+  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_, hyp_ids_, found_;
+  std::vector<long long> hyp_count_, ref_max_, ref_count_;
 };
 
 // Per-thread scratch space, so segment_stats stays const and thread-safe.
@@ -197,6 +240,7 @@ struct BleuScratch {
   TokenizedLine hyp;
   std::vector<TokenizedLine> refs;
   NgramMatcher matcher;
+  std::vector<long long> correct;
 };
 
 }  // namespace
@@ -225,11 +269,10 @@ void Bleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   out[0] = static_cast<Stat>(hyp_len);
   out[1] = static_cast<Stat>(closest_len < 0 ? 0 : closest_len);
 
+  // Reference counts are merged across references by maximum, then clipped.
+  scratch.matcher.match(scratch.hyp, scratch.refs, refs.size(), max_order, scratch.correct);
   for (std::size_t n = 1; n <= max_order; ++n) {
-    // Reference counts are merged across references by maximum, then clipped.
-    scratch.matcher.reset(scratch.hyp, n);
-    for (std::size_t r = 0; r < refs.size(); ++r) scratch.matcher.add_reference(scratch.refs[r]);
-    out[1 + n] = static_cast<Stat>(scratch.matcher.clipped_matches());
+    out[1 + n] = static_cast<Stat>(scratch.correct[n - 1]);
     out[1 + max_order + n] =
         static_cast<Stat>(hyp_len >= static_cast<long long>(n) ? hyp_len - static_cast<long long>(n) + 1 : 0);
   }

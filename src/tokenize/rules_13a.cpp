@@ -1,5 +1,12 @@
 // The regex post-processing shared by the 13a and zh tokenizers
-// (SacreBLEU's TokenizerRegexp), written as linear scanners.
+// (SacreBLEU's TokenizerRegexp), as one streaming pass.
+//
+// SacreBLEU applies four re.sub calls one after another, then ' '.join(split()).
+// Each two-character rule is a left-to-right scan with non-overlapping matches,
+// so it is a small transducer holding at most one pending character; chaining
+// the transducers gives exactly the composed substitutions without building
+// the intermediate strings. tests/unit/rules_13a_test.cpp checks the chain
+// against std::regex_replace on random text.
 #include <cstdint>
 
 #include "evalcli/text/unicode.hpp"
@@ -27,86 +34,143 @@ struct AsciiMask {
 };
 constexpr AsciiMask kSymbols(is_13a_symbol_slow);
 
-constexpr bool is_13a_symbol(char32_t c) { return kSymbols.contains(c); }
-
 constexpr bool is_period_or_comma(char32_t c) { return c == U'.' || c == U','; }
+constexpr bool is_digit(char32_t c) { return text::is_ascii_digit(c); }
 
-// The three two-character rules of SacreBLEU's TokenizerRegexp as re.sub
-// does them: matches found left to right, never overlapping, each rule
-// applied to the previous rule's output. Text between the rare trigger
-// characters ('.', ',', '-') is copied in bulk.
+// The stages below run per character and are tiny: inlining the whole chain
+// into one loop is what makes the streaming pass fast.
+#define EVALCLI_INLINE [[gnu::always_inline]] inline
 
-// `([^0-9])([.,])` -> "\1 \2 "
-std::u32string split_period_comma_after_non_digit(std::u32string_view s) {
-  std::u32string out;
-  out.reserve(s.size() + s.size() / 8);
-  std::size_t copied = 0;  // s[copied..] not yet emitted; also the first unconsumed position
-  for (std::size_t j = 1; j < s.size(); ++j) {
-    if (!is_period_or_comma(s[j]) || j - 1 < copied || text::is_ascii_digit(s[j - 1])) continue;
-    out.append(s.substr(copied, j - copied));
-    out.push_back(U' ');
-    out.push_back(s[j]);
-    out.push_back(U' ');
-    copied = j + 1;
+// Last stage, ' '.join(line.split()): drops whitespace, joins tokens with one
+// space. Writes through a raw pointer into a buffer sized by the caller.
+class JoinTokens {
+ public:
+  explicit JoinTokens(char32_t* out) : begin_(out), out_(out) {}
+  EVALCLI_INLINE void put(char32_t c) {
+    if ((c <= 0x20 || c >= 0x85) && text::is_space(c)) {  // printable ASCII first: the common case
+      in_token_ = false;
+      return;
+    }
+    if (!in_token_ && out_ != begin_) *out_++ = U' ';
+    in_token_ = true;
+    *out_++ = c;
   }
-  out.append(s.substr(copied));
-  return out;
-}
+  void finish() {}
+  std::size_t size() const { return static_cast<std::size_t>(out_ - begin_); }
 
-// `([.,])([^0-9])` -> " \1 \2"
-std::u32string split_period_comma_before_non_digit(std::u32string_view s) {
-  std::u32string out;
-  out.reserve(s.size() + s.size() / 8);
-  std::size_t copied = 0;
-  for (std::size_t k = 0; k + 1 < s.size(); ++k) {
-    if (k < copied || !is_period_or_comma(s[k]) || text::is_ascii_digit(s[k + 1])) continue;
-    out.append(s.substr(copied, k - copied));
-    out.push_back(U' ');
-    out.push_back(s[k]);
-    out.push_back(U' ');
-    out.push_back(s[k + 1]);
-    copied = k + 2;
-  }
-  out.append(s.substr(copied));
-  return out;
-}
+ private:
+  char32_t* begin_;
+  char32_t* out_;
+  bool in_token_ = false;
+};
 
-// `([0-9])(-)` -> "\1 \2 "
-std::u32string split_dash_after_digit(std::u32string_view s) {
-  std::u32string out;
-  out.reserve(s.size() + 8);
-  std::size_t copied = 0;
-  for (std::size_t j = 1; j < s.size(); ++j) {
-    if (s[j] != U'-' || j - 1 < copied || !text::is_ascii_digit(s[j - 1])) continue;
-    out.append(s.substr(copied, j - copied));
-    out.push_back(U' ');
-    out.push_back(U'-');
-    out.push_back(U' ');
-    copied = j + 1;
+// One re.sub of a two-character pattern (first, second) whose replacement
+// keeps both characters and adds spaces. `Rule` says whether a pair matches and
+// emits the replacement. After a match both characters are consumed, so the
+// next match can only start at the character after them.
+template <class Rule, class Next>
+class PairRule {
+ public:
+  explicit PairRule(Next& next) : next_(next) {}
+  EVALCLI_INLINE void put(char32_t c) {
+    if (has_pending_) {
+      if (Rule::matches(pending_, c)) {
+        Rule::emit(next_, pending_, c);
+        has_pending_ = false;
+        return;
+      }
+      next_.put(pending_);
+    }
+    pending_ = c;
+    has_pending_ = true;
   }
-  out.append(s.substr(copied));
-  return out;
-}
+  void finish() {
+    if (has_pending_) next_.put(pending_);
+    has_pending_ = false;
+    next_.finish();
+  }
+
+ private:
+  Next& next_;
+  char32_t pending_ = 0;
+  bool has_pending_ = false;
+};
+
+// `([^0-9])([\.,])` -> r'\1 \2 '
+struct PeriodCommaAfterNonDigit {
+  EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(b) && !is_digit(a); }
+  template <class Next>
+  EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
+    next.put(a);
+    next.put(U' ');
+    next.put(b);
+    next.put(U' ');
+  }
+};
+
+// `([\.,])([^0-9])` -> r' \1 \2'
+struct PeriodCommaBeforeNonDigit {
+  EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(a) && !is_digit(b); }
+  template <class Next>
+  EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
+    next.put(U' ');
+    next.put(a);
+    next.put(U' ');
+    next.put(b);
+  }
+};
+
+// `([0-9])(-)` -> r'\1 \2 '
+struct DashAfterDigit {
+  EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return b == U'-' && is_digit(a); }
+  template <class Next>
+  EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
+    next.put(a);
+    next.put(U' ');
+    next.put(b);
+    next.put(U' ');
+  }
+};
+
+// First rule: each ASCII symbol becomes " c ".
+template <class Next>
+class PadSymbols {
+ public:
+  explicit PadSymbols(Next& next) : next_(next) {}
+  EVALCLI_INLINE void put(char32_t c) {
+    if (kSymbols.contains(c)) {
+      next_.put(U' ');
+      next_.put(c);
+      next_.put(U' ');
+    } else {
+      next_.put(c);
+    }
+  }
+  void finish() { next_.finish(); }
+
+ private:
+  Next& next_;
+};
+
+#undef EVALCLI_INLINE
 
 }  // namespace
 
-std::u32string apply_13a_rules(std::u32string_view text) {
-  // Written through a raw pointer: this loop runs over every character.
-  std::u32string padded(text.size() * 3, U' ');
-  char32_t* out = padded.data();
-  for (char32_t c : text) {
-    if (is_13a_symbol(c)) {
-      out[1] = c;  // " c ": the spaces are already there
-      out += 3;
-    } else {
-      *out++ = c;
-    }
-  }
-  padded.resize(static_cast<std::size_t>(out - padded.data()));
-  std::u32string s = split_period_comma_after_non_digit(padded);
-  s = split_period_comma_before_non_digit(s);
-  if (s.find(U'-') != std::u32string::npos) s = split_dash_after_digit(s);
-  return text::squeeze_spaces(s);
+std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spaces) {
+  // Output holds every non-space input character once plus one space between
+  // tokens: at most twice the input.
+  std::u32string out(2 * text.size() + 1, U'\0');
+  JoinTokens join(out.data());
+  PairRule<DashAfterDigit, JoinTokens> dash(join);
+  PairRule<PeriodCommaBeforeNonDigit, decltype(dash)> before(dash);
+  PairRule<PeriodCommaAfterNonDigit, decltype(before)> after(before);
+  PadSymbols<decltype(after)> pad(after);
+  if (surround_with_spaces) pad.put(U' ');
+  for (char32_t c : text) pad.put(c);
+  if (surround_with_spaces) pad.put(U' ');
+  pad.finish();
+  out.resize(join.size());
+  return out;
 }
 
 }  // namespace evalcli::tokenizers

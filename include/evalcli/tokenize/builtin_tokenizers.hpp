@@ -27,6 +27,7 @@ std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>
 std::unique_ptr<Tokenizer> make_nltk_word();  // tok_nltk_word.cpp
 
 // The regex post-processing that 13a and zh share (mteval-v13a's rules).
-std::u32string apply_13a_rules(std::u32string_view text);
+// With surround_with_spaces, the rules see " " + text + " " (as 13a passes them).
+std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spaces = false);
 
 }  // namespace evalcli::tokenizers
