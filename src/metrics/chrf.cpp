@@ -51,54 +51,51 @@ class NgramInterner {
   void reset() {
     size_ = 0;
     if (++stamp_ == 0) {  // wrapped: really clear
-      std::fill(stamps_.begin(), stamps_.end(), 0);
+      for (Slot& slot : slots_) slot.stamp = 0;
       stamp_ = 1;
     }
   }
   std::uint32_t size() const { return size_; }
+  // Makes room for `count` more ids without growing inside the hot loop.
+  void reserve(std::size_t count) {
+    while ((size_ + count) * 2 > slots_.size()) grow();
+  }
 
+  // The id of (prefix_id, item); the caller has reserved room for it.
   std::uint32_t id(std::uint32_t prefix_id, std::uint32_t item) {
-    if ((size_ + 1) * 2 > keys_.size()) grow();
     const std::uint64_t key = (static_cast<std::uint64_t>(prefix_id) << 32) | item;
-    const std::size_t mask = keys_.size() - 1;
-    std::size_t slot = hash(key) & mask;
-    while (stamps_[slot] == stamp_) {
-      if (keys_[slot] == key) return values_[slot];
-      slot = (slot + 1) & mask;
+    for (std::size_t at = hash(key) & mask_;; at = (at + 1) & mask_) {
+      Slot& slot = slots_[at];
+      if (slot.stamp != stamp_) {
+        slot = Slot{key, size_, stamp_};
+        return size_++;
+      }
+      if (slot.key == key) return slot.value;
     }
-    stamps_[slot] = stamp_;
-    keys_[slot] = key;
-    values_[slot] = size_;
-    return size_++;
   }
 
  private:
-  static std::size_t hash(std::uint64_t key) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    return static_cast<std::size_t>(key);
-  }
+  // One 16-byte slot: a probe touches a single cache line.
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t value = 0, stamp = 0;
+  };
+  // Fibonacci hashing: one multiply, the well-mixed high bits select the slot.
+  static std::size_t hash(std::uint64_t key) { return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32); }
   void grow() {
-    const std::size_t capacity = keys_.empty() ? 1024 : keys_.size() * 2;
-    std::vector<std::uint64_t> old_keys(capacity);
-    std::vector<std::uint32_t> old_values(capacity), old_stamps(capacity, 0);
-    old_keys.swap(keys_);
-    old_values.swap(values_);
-    old_stamps.swap(stamps_);
-    const std::size_t mask = capacity - 1;
-    for (std::size_t i = 0; i < old_keys.size(); ++i) {
-      if (old_stamps[i] != stamp_) continue;
-      std::size_t slot = hash(old_keys[i]) & mask;
-      while (stamps_[slot] == stamp_) slot = (slot + 1) & mask;
-      stamps_[slot] = stamp_;
-      keys_[slot] = old_keys[i];
-      values_[slot] = old_values[i];
+    std::vector<Slot> old(slots_.empty() ? 1024 : slots_.size() * 2);
+    old.swap(slots_);
+    mask_ = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.stamp != stamp_) continue;
+      std::size_t at = hash(slot.key) & mask_;
+      while (slots_[at].stamp == stamp_) at = (at + 1) & mask_;
+      slots_[at] = slot;
     }
   }
 
-  std::vector<std::uint64_t> keys_;
-  std::vector<std::uint32_t> values_, stamps_;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
   std::uint32_t stamp_ = 1;
   std::uint32_t size_ = 0;
 };
@@ -114,13 +111,14 @@ void extract_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, in
                     NgramInterner& interner, std::vector<std::vector<std::uint32_t>>& ids, std::size_t first_slot,
                     std::vector<std::uint32_t>& prefix) {
   prefix.assign(items.size(), root);  // prefix[i]: id of the (n-1)-gram starting at i
+  interner.reserve(items.size() * static_cast<std::size_t>(max_order));
   for (int n = 1; n <= max_order; ++n) {
     auto& out = ids[first_slot + static_cast<std::size_t>(n - 1)];
-    out.clear();
     const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
+    out.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
       prefix[i] = interner.id(prefix[i], items[i + n - 1]);
-      out.push_back(prefix[i]);
+      out[i] = prefix[i];
     }
   }
 }
@@ -208,7 +206,8 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   double best_f = -1.0;
   for (const auto& ref : refs) {
     line_ngrams(ref, options_, *pipeline_, ws, ws.ref);
-    ws.ref_counts.assign(ws.ngrams.size(), 0);
+    // Every entry is zero between uses (the loop below resets what it counts).
+    if (ws.ref_counts.size() < ws.ngrams.size()) ws.ref_counts.resize(ws.ngrams.size(), 0);
     for (std::size_t k = 0; k < orders; ++k) {
       const auto& ref_ids = ws.ref.ids[k];
       const auto& hyp_ids = ws.hyp.ids[k];
@@ -216,7 +215,7 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
       // sum over distinct hyp n-grams of min(hyp count, ref count)
       std::size_t match = 0;
       for (auto id : hyp_ids) {
-        if (id < ws.ref_counts.size() && ws.ref_counts[id] > 0) {
+        if (ws.ref_counts[id] > 0) {
           --ws.ref_counts[id];
           ++match;
         }
