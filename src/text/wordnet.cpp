@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -62,17 +63,39 @@ class MappedFile {
   std::size_t size_ = 0;
 };
 
-// Splits on runs of ASCII whitespace (Python's str.split() on these ASCII files).
+// Python's str.isspace() on the ASCII bytes of these files.
+constexpr bool is_ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F); }
+
+// The whitespace-separated fields of one line, one at a time (Python's
+// str.split() on these ASCII files), so a look-up reads only the fields it needs.
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view line) : line_(line) {}
+  // The next field, or an empty view at the end of the line.
+  std::string_view next() {
+    while (at_ < line_.size() && is_ascii_space(line_[at_])) ++at_;
+    const std::size_t start = at_;
+    while (at_ < line_.size() && !is_ascii_space(line_[at_])) ++at_;
+    return line_.substr(start, at_ - start);
+  }
+
+ private:
+  std::string_view line_;
+  std::size_t at_ = 0;
+};
+
 std::vector<std::string_view> split_fields(std::string_view line) {
   std::vector<std::string_view> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i > start) fields.push_back(line.substr(start, i - start));
-  }
+  FieldReader reader(line);
+  for (std::string_view field = reader.next(); !field.empty(); field = reader.next()) fields.push_back(field);
   return fields;
+}
+
+// A decimal or hexadecimal field as a number; malformed data reads as 0.
+std::uint64_t parse_number(std::string_view field, int base = 10) {
+  std::uint64_t value = 0;
+  std::from_chars(field.data(), field.data() + field.size(), value, base);
+  return value;
 }
 
 std::string_view line_at(std::string_view file, std::size_t start) {
@@ -174,14 +197,18 @@ std::vector<std::uint64_t> WordNet::synset_offsets(std::string_view lemma, Pos p
   std::vector<std::uint64_t> offsets;
   if (line.empty()) return offsets;
   // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
-  const auto fields = split_fields(line);
-  if (fields.size() < 4) return offsets;
-  const auto number = [](std::string_view s) { return std::stoull(std::string(s)); };
-  const std::size_t n_synsets = number(fields[2]);
-  const std::size_t n_pointers = number(fields[3]);
-  const std::size_t first = 4 + n_pointers + 2;
-  for (std::size_t k = 0; k < n_synsets && first + k < fields.size(); ++k) {
-    offsets.push_back(number(fields[first + k]));
+  FieldReader fields(line);
+  fields.next();
+  fields.next();
+  const std::uint64_t n_synsets = parse_number(fields.next());
+  const std::string_view pointers = fields.next();
+  if (pointers.empty()) return offsets;
+  const std::uint64_t skip = parse_number(pointers) + 2;  // the pointer symbols, sense_cnt, tagsense_cnt
+  for (std::uint64_t k = 0; k < skip; ++k) fields.next();
+  for (std::uint64_t k = 0; k < n_synsets; ++k) {
+    const std::string_view field = fields.next();
+    if (field.empty()) break;
+    offsets.push_back(parse_number(field));
   }
   return offsets;
 }
@@ -192,14 +219,18 @@ std::vector<std::string> WordNet::synset_lemma_names(Pos pos, std::uint64_t offs
   if (offset >= data.size()) return names;
   std::string_view line = line_at(data, offset);
   line = line.substr(0, line.find('|'));
-  // offset lex_filenum ss_type w_cnt(hex) [word lex_id]...
-  const auto fields = split_fields(line);
-  if (fields.size() < 4) return names;
-  const std::size_t count = std::stoul(std::string(fields[3]), nullptr, 16);
-  for (std::size_t k = 0; k < count && 4 + 2 * k < fields.size(); ++k) {
-    std::string_view name = fields[4 + 2 * k];
+  // offset lex_filenum ss_type w_cnt(hex) [word lex_id]... (pointers follow: not read)
+  FieldReader fields(line);
+  fields.next();
+  fields.next();
+  fields.next();
+  const std::uint64_t count = parse_number(fields.next(), 16);
+  for (std::uint64_t k = 0; k < count; ++k) {
+    std::string_view name = fields.next();
+    if (name.empty()) break;
+    fields.next();  // lex_id
     // NLTK: re.match(r"(.*?)(\(.*\))?$") drops a trailing "(...)" syntactic marker.
-    if (!name.empty() && name.back() == ')') {
+    if (name.back() == ')') {
       const std::size_t paren = name.find('(');
       if (paren != std::string_view::npos && paren + 1 < name.size()) name = name.substr(0, paren);
     }
