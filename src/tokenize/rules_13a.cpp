@@ -65,8 +65,8 @@ class JoinTokens {
 };
 
 // One re.sub of a two-character pattern (first, second) whose replacement
-// keeps both characters and adds spaces. `Rule` says whether a pair matches and
-// emits the replacement. After a match both characters are consumed, so the
+// keeps both characters and adds spaces. `Rule` says which characters can
+// start a match, whether a pair matches, and emits the replacement. After a match both characters are consumed, so the
 // next match can only start at the character after them.
 template <class Rule, class Next>
 class PairRule {
@@ -80,9 +80,16 @@ class PairRule {
         return;
       }
       next_.put(pending_);
+      has_pending_ = false;
     }
-    pending_ = c;
-    has_pending_ = true;
+    // A character that cannot start a match is passed on at once (holding it
+    // until the next character would emit the same text in the same order).
+    if (Rule::can_start(c)) {
+      pending_ = c;
+      has_pending_ = true;
+    } else {
+      next_.put(c);
+    }
   }
   void finish() {
     if (has_pending_) next_.put(pending_);
@@ -98,6 +105,7 @@ class PairRule {
 
 // `([^0-9])([\.,])` -> r'\1 \2 '
 struct PeriodCommaAfterNonDigit {
+  EVALCLI_INLINE static bool can_start(char32_t a) { return !is_digit(a); }
   EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(b) && !is_digit(a); }
   template <class Next>
   EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
@@ -110,6 +118,7 @@ struct PeriodCommaAfterNonDigit {
 
 // `([\.,])([^0-9])` -> r' \1 \2'
 struct PeriodCommaBeforeNonDigit {
+  EVALCLI_INLINE static bool can_start(char32_t a) { return is_period_or_comma(a); }
   EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(a) && !is_digit(b); }
   template <class Next>
   EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
@@ -122,6 +131,7 @@ struct PeriodCommaBeforeNonDigit {
 
 // `([0-9])(-)` -> r'\1 \2 '
 struct DashAfterDigit {
+  EVALCLI_INLINE static bool can_start(char32_t a) { return is_digit(a); }
   EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return b == U'-' && is_digit(a); }
   template <class Next>
   EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
