@@ -1,16 +1,9 @@
 // mteval-v13a tokenization as SacreBLEU's Tokenizer13a (the WMT default).
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
+#include "evalcli/tokenize/rewrite.hpp"
 
 namespace evalcli::tokenizers {
 namespace {
-
-void replace_all(std::u32string& s, std::u32string_view from, std::u32string_view to) {
-  std::size_t pos = 0;
-  while ((pos = s.find(from, pos)) != std::u32string::npos) {
-    s.replace(pos, from.size(), to);
-    pos += to.size();
-  }
-}
 
 class Tokenizer13a : public Tokenizer {
  public:
@@ -28,13 +21,7 @@ class Tokenizer13a : public Tokenizer {
       replace_all(s, U"-\n", U"");
       replace_all(s, U"\n", U" ");
     }
-    if (s.find(U'&') != std::u32string::npos) {
-      // Sequential literal replacements, in SacreBLEU's order.
-      replace_all(s, U"&quot;", U"\"");
-      replace_all(s, U"&amp;", U"&");
-      replace_all(s, U"&lt;", U"<");
-      replace_all(s, U"&gt;", U">");
-    }
+    unescape_mteval_entities(s);
     return apply_13a_rules(s, true);  // SacreBLEU passes f' {line} '
   }
 };

@@ -4,17 +4,14 @@
 #include "evalcli/tokenize/tercom.hpp"
 
 #include "evalcli/text/unicode.hpp"
+#include "evalcli/tokenize/rewrite.hpp"
 
 namespace evalcli {
 namespace {
 
-void replace_all(std::u32string& s, std::u32string_view from, std::u32string_view to) {
-  std::size_t pos = 0;
-  while ((pos = s.find(from, pos)) != std::u32string::npos) {
-    s.replace(pos, from.size(), to);
-    pos += to.size();
-  }
-}
+using tokenizers::replace_all;
+using tokenizers::replace_pairs;
+using tokenizers::unescape_mteval_entities;
 
 // `[{-~[-` -&(-+:-@/]`: the same ASCII set as mteval-v13a.
 constexpr bool is_tercom_symbol(char32_t c) {
@@ -78,40 +75,13 @@ std::u32string isolate(std::u32string_view s, Pred pred) {
   return out;
 }
 
-// re.sub of a two-character pattern: matches found left to right, never
-// overlapping. Replacement "\1 \2 " (space_first=false) or " \1 \2".
-template <typename First, typename Second>
-std::u32string replace_pairs(std::u32string_view s, First first, Second second, bool space_first) {
-  std::u32string out;
-  out.reserve(s.size() + s.size() / 4);
-  std::size_t i = 0;
-  while (i < s.size()) {
-    if (i + 1 < s.size() && first(s[i]) && second(s[i + 1])) {
-      if (space_first) out.push_back(U' ');
-      out.push_back(s[i]);
-      out.push_back(U' ');
-      out.push_back(s[i + 1]);
-      if (!space_first) out.push_back(U' ');
-      i += 2;
-    } else {
-      out.push_back(s[i++]);
-    }
-  }
-  return out;
-}
-
 // _normalize_general_and_western
 std::u32string normalize_western(std::u32string s) {
   if (s.find(U'\n') != std::u32string::npos) {
     replace_all(s, U"\n-", U"");
     replace_all(s, U"\n", U" ");
   }
-  if (s.find(U'&') != std::u32string::npos) {
-    replace_all(s, U"&quot;", U"\"");
-    replace_all(s, U"&amp;", U"&");
-    replace_all(s, U"&lt;", U"<");
-    replace_all(s, U"&gt;", U">");
-  }
+  unescape_mteval_entities(s);
   std::u32string padded;
   padded.reserve(s.size() + 2);
   padded.push_back(U' ');
@@ -123,9 +93,9 @@ std::u32string normalize_western(std::u32string s) {
     replace_all(t, U"'s ", U" 's ");
     if (t.size() >= 2 && t.compare(t.size() - 2, 2, U"'s") == 0) t.insert(t.size() - 2, 1, U' ');
   }
-  t = replace_pairs(t, is_not_digit, is_period_or_comma, false);
-  t = replace_pairs(t, is_period_or_comma, is_not_digit, true);
-  return replace_pairs(t, is_digit, is_dash, false);
+  t = replace_pairs(t, [](char32_t x, char32_t y) { return is_not_digit(x) && is_period_or_comma(y); }, false);
+  t = replace_pairs(t, [](char32_t x, char32_t y) { return is_period_or_comma(x) && is_not_digit(y); }, true);
+  return replace_pairs(t, [](char32_t x, char32_t y) { return is_digit(x) && is_dash(y); }, false);
 }
 
 // _normalize_asian. Its three kana rules only fire when the whole string is
