@@ -46,9 +46,16 @@ void apply_metric_name(const std::string& name, ChrfOptions& chrf) {
   if (!plus.empty()) chrf.word_order = static_cast<int>(plus.size());
 }
 
-// Configures chrF from a SacreBLEU 1.x/2.x or evalcli signature.
-ChrfOptions chrf_from_signature(const std::string& text, std::size_t given_refs) {
+// Configures chrF from a SacreBLEU 1.x/2.x or evalcli signature. `tokenizer_options`
+// supplies what a signature cannot carry (a --jieba-dict path); the tokenizer's own
+// fields (dict:, icu:) must then match the signature's.
+ChrfOptions chrf_from_signature(const std::string& text, std::size_t given_refs,
+                                const TokenizerOptions& tokenizer_options) {
   ChrfOptions chrf;
+  chrf.tokenizer_options = tokenizer_options;
+  std::unique_ptr<Tokenizer> tokenizer;
+  std::vector<std::pair<std::string, std::string>> tokenizer_fields;
+  bool tokenized_text = false;  // the ngrams:tok-text-v1 field
   for (const auto& [key, value] : parse_signature(text)) {
     if (key == "metric") {
       apply_metric_name(value, chrf);
@@ -70,12 +77,16 @@ ChrfOptions chrf_from_signature(const std::string& text, std::size_t given_refs)
     } else if (key == "beta") {
       chrf.beta = int_value(key, value);
     } else if (key == "tok") {
-      const auto dash_v = value.rfind("-v");
-      chrf.tokenizer = value.substr(0, dash_v);
       // The tokenizer version must be one this build reproduces.
-      if (make_tokenizer(chrf.tokenizer)->id() != value) {
-        throw usage_error(fmt::format("signature names tokenizer '{}', which this evalcli cannot reproduce", value));
+      tokenizer = tokenizer_from_signature(value, tokenizer_options);
+      chrf.tokenizer = tokenizer->name();
+    } else if (key == kChrfTokenizedField) {
+      if (value != kChrfTokenizedValue) {
+        throw usage_error(fmt::format("signature: unknown {} value '{}'", key, value));
       }
+      tokenized_text = true;
+    } else if (is_tokenizer_field(key)) {
+      tokenizer_fields.emplace_back(key, value);
     } else if (key == "norm") {
       if (value != "none") {
         std::size_t start = 0;
@@ -95,6 +106,16 @@ ChrfOptions chrf_from_signature(const std::string& text, std::size_t given_refs)
       throw usage_error(fmt::format("signature field '{}:{}' is not a chrF option evalcli knows", key, value));
     }
   }
+  if (tokenizer) {
+    if (!tokenized_text) {
+      throw usage_error(fmt::format("signature has tok: without {}:{} (an older evalcli chrF that took the tokens "
+                                    "as words); this evalcli cannot reproduce it",
+                                    kChrfTokenizedField, kChrfTokenizedValue));
+    }
+    check_tokenizer_fields(*tokenizer, tokenizer_fields);
+  } else if (tokenized_text || !tokenizer_fields.empty()) {
+    throw usage_error("signature has tokenizer fields but no tok: field");
+  }
   return chrf;
 }
 
@@ -102,12 +123,12 @@ void run_chrf(ChrfCommandOptions& o, CLI::App* cmd, Streams& io) {
   ChrfOptions chrf = o.chrf;
   if (!o.signature.empty()) {
     for (const char* conflicting : {"--chrf-char-order", "--chrf-word-order", "--chrf-beta", "--lowercase",
-                                    "--chrf-whitespace", "--chrf-eps-smoothing", "--tokenize", "--normalize"}) {
+                                    "--chrf-whitespace", "--chrf-eps-smoothing", "--tokenize", "--normalize", "--jieba-hmm"}) {
       if (cmd->count(conflicting) > 0) {
         throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", conflicting));
       }
     }
-    chrf = chrf_from_signature(o.signature, count_refs(o.input));
+    chrf = chrf_from_signature(o.signature, count_refs(o.input), o.chrf.tokenizer_options);
   }
   const Chrf metric(chrf);
   run_metric_command(metric, o.input, o.output, io);
@@ -131,7 +152,8 @@ void add_chrf_command(CLI::App& app, Streams& io) {
   cmd->add_flag("--chrf-eps-smoothing", chrf.eps_smoothing,
                 "chrF++.py/NLTK epsilon smoothing instead of effective-order averaging");
   cmd->add_option("--tokenize", chrf.tokenizer,
-                  "split words for word n-grams with this tokenizer (default: SacreBLEU's whitespace + punctuation split)");
+                  "tokenize first and score the tokens joined by spaces (default: the line as SacreBLEU scores it)");
+  add_tokenizer_options(cmd, chrf.tokenizer_options);
   cmd->add_option("--normalize", chrf.normalizers, "normalizers applied first, in order");
   cmd->add_option("--signature", options->signature, "configure from a SacreBLEU 1.x/2.x or evalcli signature");
   cmd->callback([options, cmd, &io] { run_chrf(*options, cmd, io); });

@@ -146,6 +146,7 @@ Chrf::Chrf(ChrfOptions options) : options_(std::move(options)) {
   text.normalizers = options_.normalizers;
   text.lowercase = options_.lowercase;
   text.tokenizer = options_.tokenizer.empty() ? "none" : options_.tokenizer;
+  text.tokenizer_options = options_.tokenizer_options;
   pipeline_ = std::make_unique<TextPipeline>(text);
 }
 
@@ -166,12 +167,19 @@ std::vector<std::string> Chrf::stat_names() const {
 
 namespace {
 
-// N-gram ids of one line, all character orders then all word orders.
+// N-gram ids of one line, all character orders then all word orders. With a
+// tokenizer, the n-grams are those of the tokenizer's output text (tokens joined by
+// one space), taken as SacreBLEU takes them from any text: the same numbers as
+// `evalcli tokenize ... | sacrebleu -m chrf`.
 void line_ngrams(std::u32string_view line, const ChrfOptions& options, const TextPipeline& pipeline,
                  Workspace& ws, SideNgrams& side) {
   const auto nc = static_cast<std::size_t>(options.char_order);
   side.ids.resize(nc + static_cast<std::size_t>(options.word_order));
-  if (pipeline.has_normalizers() || pipeline.lowercase()) line = ws.keep_alive.emplace_back(pipeline.normalize(line));
+  if (!options.tokenizer.empty()) {
+    line = ws.keep_alive.emplace_back(pipeline.process(line));
+  } else if (pipeline.has_normalizers() || pipeline.lowercase()) {
+    line = ws.keep_alive.emplace_back(pipeline.normalize(line));
+  }
   ws.items.clear();
   for (char32_t c : line) {
     if (options.whitespace || !text::is_space(c)) ws.items.push_back(static_cast<std::uint32_t>(c));
@@ -179,11 +187,8 @@ void line_ngrams(std::u32string_view line, const ChrfOptions& options, const Tex
   extract_ngrams(ws.items, NgramInterner::kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
   if (options.word_order == 0) return;
 
-  const std::vector<std::u32string_view> words =
-      options.tokenizer.empty() ? chrf_words(line)
-                                : text::split(ws.keep_alive.emplace_back(pipeline.tokenizer().tokenize(line)));
   ws.items.clear();
-  for (const auto word : words) {
+  for (const auto word : chrf_words(line)) {
     auto it = ws.words.find(word);
     if (it == ws.words.end()) it = ws.words.emplace(word, static_cast<std::uint32_t>(ws.words.size())).first;
     ws.items.push_back(it->second);
@@ -292,7 +297,11 @@ std::string Chrf::signature() const {
   std::string sig = fmt::format("case:{}|eff:{}|nc:{}|nw:{}|space:{}|beta:{}", options_.lowercase ? "lc" : "mixed",
                                 options_.eps_smoothing ? "no" : "yes", options_.char_order, options_.word_order,
                                 options_.whitespace ? "yes" : "no", options_.beta);
-  if (!options_.tokenizer.empty()) sig += "|tok:" + pipeline_->tokenizer().id();
+  if (!options_.tokenizer.empty()) {
+    const auto& tok = pipeline_->tokenizer();
+    sig += fmt::format("|tok:{}|{}:{}", tok.id(), kChrfTokenizedField, kChrfTokenizedValue);
+    if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;  // dict:, icu:
+  }
   if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
   return sig;
 }

@@ -78,7 +78,10 @@ void check_word_chrf(const std::filesystem::path& parent, const nlohmann::json& 
                             path_of(parent, golden["inputs"]["hyp"]), "--format", "json"});
   INFO("evalcli chrf -tok zh-jieba -cw 2: exit " << run.exit_code << ": " << run.err);
   REQUIRE(run.exit_code == 0);
-  CHECK(nlohmann::json::parse(run.out)["score"].get<double>() == chrf["score"].get<double>());
+  const auto report = nlohmann::json::parse(run.out);
+  CHECK(report["score"].get<double>() == chrf["score"].get<double>());
+  CHECK_THAT(report["signature"].get<std::string>(),
+             Catch::Contains("|nc:6|nw:2|space:no|beta:2|tok:zh-jieba-v1|ngrams:tok-text-v1|dict:jieba-"));
 }
 
 }  // namespace
@@ -102,15 +105,18 @@ TEST_CASE("segment goldens: jieba segmentation and word-level scores", "[conform
   }
 }
 
-// `evalcli chrf` is another issue's work and not on main yet: this check fails
-// until it lands, and [!shouldfail] keeps that failure visible without blocking
-// everyone's test run. When chrf lands and this passes, Catch reports the
-// test as failed: then delete [!shouldfail] (the number must match exactly).
-TEST_CASE("segment golden: chrF++ on jieba words", "[conformance][segment][chrf][!shouldfail]") {
+// chrF++ on jieba words: SacreBLEU's CHRF(word_order=2) over the jieba-segmented
+// text joined by spaces, i.e. `evalcli chrf -tok zh-jieba -cw 2` (docs/chrf-ter.md).
+TEST_CASE("segment golden: chrF++ on jieba words", "[conformance][segment][chrf]") {
   const auto parent = evalcli::test::shared_parent();
   if (!parent) return;
+  int checked = 0;
   for (const auto& file : evalcli::test::golden_files(*parent, "segment")) {
     const auto golden = evalcli::test::read_json(file);
-    if (golden["expected"].contains("chrfpp_on_words")) check_word_chrf(*parent, golden);
+    if (golden["expected"].contains("chrfpp_on_words")) {
+      check_word_chrf(*parent, golden);
+      ++checked;
+    }
   }
+  CHECK(checked == 1);
 }

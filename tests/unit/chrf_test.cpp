@@ -99,18 +99,33 @@ TEST_CASE("bad chrF options", "[chrf]") {
   CHECK_THROWS_AS(Chrf(o), evalcli::Error);
 }
 
-TEST_CASE("a --tokenize tokenizer changes the words of chrF++", "[chrf]") {
+TEST_CASE("with --tokenize, chrF++ scores the tokenizer's output text", "[chrf]") {
   ChrfOptions o;
   o.word_order = 2;
   o.tokenizer = "13a";
   const Chrf chrf(o);
-  CHECK(chrf.signature() == "case:mixed|eff:yes|nc:6|nw:2|space:no|beta:2|tok:13a-v1");
+  CHECK(chrf.signature() == "case:mixed|eff:yes|nc:6|nw:2|space:no|beta:2|tok:13a-v1|ngrams:tok-text-v1");
   // 13a gives "x ( a . b ) ,": 7 word unigrams; SacreBLEU's split gives x, (a.b), ","
   const auto s = stats(chrf, "x (a.b),", {"x (a.b),"});
   CHECK(s[18] == 7);
   ChrfOptions plain;
   plain.word_order = 2;
   CHECK(stats(Chrf(plain), "x (a.b),", {"x (a.b),"})[18] == 3);
+}
+
+TEST_CASE("tokenizer none gives SacreBLEU's own chrF statistics", "[chrf]") {
+  // The tokens are rejoined by one space and split again as SacreBLEU splits any
+  // text: the token "Hello," is still two words ("Hello", ",").
+  ChrfOptions plain;
+  plain.word_order = 2;
+  ChrfOptions none = plain;
+  none.tokenizer = "none";
+  const std::string hyp = "Hello, world!  (again)", ref = " Hello world, again.";
+  const auto expected = stats(Chrf(plain), hyp, {ref});
+  CHECK(stats(Chrf(none), hyp, {ref}) == expected);
+  // sacrebleu.metrics.CHRF(word_order=2)._extract_corpus_statistics; words: Hello , world ! (again )
+  CHECK(expected == std::vector<Stat>{19, 17, 16, 18, 16, 12, 17, 15, 9, 16, 14, 6, 15, 13, 3, 14, 12, 0,
+                                      6, 5, 3, 5, 4, 0});
 }
 
 TEST_CASE("evalcli chrf on the command line", "[chrf][cli]") {
@@ -130,4 +145,24 @@ TEST_CASE("evalcli chrf on the command line", "[chrf][cli]") {
   CHECK(result.exit_code == 2);
   result = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "-cc", "0"});
   CHECK(result.exit_code == 2);
+}
+
+TEST_CASE("evalcli chrf --tokenize: the signature reproduces the run", "[chrf][cli]") {
+  evalcli::test::TempFile hyp("The cat sat on the mat.\nHello world\n");
+  evalcli::test::TempFile ref("The cat sat on a mat.\nHello, world!\n");
+  const auto first = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "-cw", "2", "-tok", "13a"});
+  REQUIRE(first.exit_code == 0);
+  const std::string signature = first.out.substr(0, first.out.find(' '));
+  CHECK_THAT(signature, Catch::Contains("|tok:13a-v1|ngrams:tok-text-v1|"));
+  const auto again = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "--signature", signature});
+  CHECK(again.exit_code == 0);
+  CHECK(again.out == first.out);
+  // tok: without ngrams: is an older chrF --tokenize (tokens used directly as words).
+  const auto old = evalcli::test::run_cli({"chrf", ref.path(), "-i", hyp.path(), "--signature",
+                                           "chrF2++|nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|beta:2|tok:13a-v1"});
+  CHECK(old.exit_code == 2);
+  CHECK_THAT(old.err, Catch::Contains("ngrams:tok-text-v1"));
+  const auto orphan = evalcli::test::run_cli(
+      {"chrf", ref.path(), "-i", hyp.path(), "--signature", "chrF2|nrefs:1|ngrams:tok-text-v1"});
+  CHECK(orphan.exit_code == 2);
 }

@@ -20,8 +20,18 @@ struct ChrfOptions {
   bool whitespace = false;     // --chrf-whitespace: keep whitespace in character n-grams
   bool eps_smoothing = false;  // --chrf-eps-smoothing (chrF++.py style); default = effective order
   std::vector<std::string> normalizers;  // evalcli: applied first (--normalize)
-  std::string tokenizer;  // evalcli: words from this registry tokenizer; empty = SacreBLEU's split
+  // evalcli: empty = SacreBLEU's chrF on the (normalized) line. Otherwise the line goes
+  // through this registry tokenizer first and chrF scores its output text (tokens joined
+  // by one space) exactly as SacreBLEU would score that text (docs/chrf-ter.md).
+  std::string tokenizer;
+  TokenizerOptions tokenizer_options;  // --jieba-hmm, --jieba-dict
 };
+
+// Signature field (evalcli) saying how chrF uses `--tokenize`; a signature with `tok:`
+// but without this field comes from an evalcli whose chrF used the tokens directly as
+// words and is refused.
+inline constexpr const char* kChrfTokenizedField = "ngrams";
+inline constexpr const char* kChrfTokenizedValue = "tok-text-v1";
 
 // The string character n-grams are taken from: all whitespace removed unless `keep_whitespace`.
 std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace);
@@ -48,7 +58,7 @@ class Chrf : public Metric {
 
  private:
   ChrfOptions options_;
-  std::unique_ptr<TextPipeline> pipeline_;  // normalizers, lowercase, optional word tokenizer
+  std::unique_ptr<TextPipeline> pipeline_;  // normalizers, lowercase, optional tokenizer
 };
 
 }  // namespace evalcli
