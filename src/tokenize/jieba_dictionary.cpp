@@ -1,14 +1,14 @@
 // jieba's prefix dictionary, built the way Tokenizer.gen_pfdict builds FREQ and
 // total, but as a trie so that loading 349k entries takes milliseconds.
-#include <fmt/format.h>
-
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "evalcli/core/error.hpp"
-#include "evalcli/text/utf8.hpp"
 #include "evalcli/tokenize/jieba.hpp"
 
 namespace evalcli::jieba {
@@ -128,42 +128,135 @@ std::uint64_t Dictionary::lookup(std::u32string_view word) const {
   return frequency(node);
 }
 
+namespace {
+
+constexpr bool is_continuation(char byte) { return (static_cast<unsigned char>(byte) & 0xC0) == 0x80; }
+
+// One code point of `bytes` at `at`, validated as Python's UTF-8 decoder does
+// (no overlongs, surrogates or values above U+10FFFF): its length in bytes, or
+// 0 if the bytes there are not valid UTF-8.
+int decode_one(std::string_view bytes, std::size_t at, char32_t& c) {
+  const auto byte = [&](std::size_t i) -> unsigned { return static_cast<unsigned char>(bytes[at + i]); };
+  const auto continued = [&](std::size_t i) { return at + i < bytes.size() && is_continuation(bytes[at + i]); };
+  const unsigned lead = byte(0);
+  if (lead < 0x80) {
+    c = lead;
+    return 1;
+  }
+  if (lead < 0xC2) return 0;
+  if (lead < 0xE0) {
+    if (!continued(1)) return 0;
+    c = ((lead & 0x1F) << 6) | (byte(1) & 0x3F);
+    return 2;
+  }
+  if (lead < 0xF0) {
+    if (!continued(1) || !continued(2)) return 0;
+    c = ((lead & 0x0F) << 12) | ((byte(1) & 0x3F) << 6) | (byte(2) & 0x3F);
+    return c < 0x800 || (c >= 0xD800 && c <= 0xDFFF) ? 0 : 3;
+  }
+  if (lead < 0xF5) {
+    if (!continued(1) || !continued(2) || !continued(3)) return 0;
+    c = ((lead & 0x07) << 18) | ((byte(1) & 0x3F) << 12) | ((byte(2) & 0x3F) << 6) | (byte(3) & 0x3F);
+    return c < 0x10000 || c > 0x10FFFF ? 0 : 4;
+  }
+  return 0;
+}
+
+bool is_valid_utf8(std::string_view bytes) {
+  char32_t c = 0;
+  for (std::size_t at = 0; at < bytes.size();) {
+    const int length = decode_one(bytes, at, c);
+    if (length == 0) return false;
+    at += static_cast<std::size_t>(length);
+  }
+  return true;
+}
+
+// One dictionary line: the word's bytes and its frequency.
+struct Entry {
+  std::string_view word;
+  std::uint64_t frequency = 0;
+};
+
+// The usual line, "word digits[ tag]" then LF or the end: one pass over its
+// bytes. Returns the position after the line, or npos for any other line (the
+// general parser decides). The word's UTF-8 is checked while it is inserted.
+std::size_t parse_plain_line(std::string_view bytes, std::size_t at, Entry& entry) {
+  std::size_t i = at;
+  while (i < bytes.size() && !is_ascii_space(bytes[i])) ++i;
+  if (i == at || i == bytes.size() || bytes[i] != ' ') return std::string_view::npos;
+  entry.word = bytes.substr(at, i - at);
+  const std::size_t digits = ++i;
+  std::uint64_t value = 0;
+  while (i < bytes.size() && static_cast<unsigned>(bytes[i] - '0') < 10) value = value * 10 + (bytes[i++] - '0');
+  if (i == digits || i - digits > 18) return std::string_view::npos;  // 18 digits cannot overflow
+  entry.frequency = value;
+  if (i < bytes.size() && bytes[i] == ' ') {  // the tag: ignored, but the line must be UTF-8
+    const std::size_t tag = ++i;
+    bool ascii = true;
+    while (i < bytes.size() && bytes[i] != '\n') ascii &= static_cast<unsigned char>(bytes[i++]) < 0x80;
+    if (!ascii && !is_valid_utf8(bytes.substr(tag, i - tag))) return std::string_view::npos;
+  } else if (i < bytes.size() && bytes[i] != '\n') {
+    return std::string_view::npos;
+  }
+  return i < bytes.size() ? i + 1 : i;
+}
+
+// Any line, as gen_pfdict reads it: `word, freq = line.strip().decode('utf-8').split(' ')[:2]`,
+// `int(freq)`. Returns false where jieba raises ValueError (the word's own UTF-8 is
+// checked while it is inserted).
+bool parse_general_line(std::string_view raw, Entry& entry) {
+  const std::string_view line = strip_ascii(raw);
+  const std::size_t space = line.find(' ');
+  if (space == std::string_view::npos || !is_valid_utf8(line.substr(space))) return false;
+  const std::size_t freq_end = line.find(' ', space + 1);
+  entry.word = line.substr(0, space);
+  return parse_frequency(line.substr(space + 1, freq_end - space - 1), entry.frequency);
+}
+
+}  // namespace
+
 Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   Dictionary dictionary;
   dictionary.grow_root();
   std::size_t line_number = 0;
-  std::u32string word, previous;
-  std::vector<Node> path;  // path[i]: node of previous[0..i]
-  while (!bytes.empty()) {
-    // Lines as Python iterates a binary file: up to and including each LF.
-    const std::size_t lf = bytes.find('\n');
-    const std::string_view raw = bytes.substr(0, lf == std::string_view::npos ? bytes.size() : lf + 1);
-    bytes.remove_prefix(raw.size());
+  std::string_view previous;  // the previous line's word (bytes of the mapped file)
+  std::vector<Node> node_at;  // node_at[b]: node of previous[0..b), b a character boundary
+  const auto invalid = [&] {
+    return Error(ExitCode::input_data,
+                 fmt::format("{}:{}: invalid jieba dictionary entry (want 'word frequency [tag]')", name, line_number));
+  };
+  Entry entry;
+  for (std::size_t at = 0; at < bytes.size();) {
     ++line_number;
-    const std::string_view line = strip_ascii(raw);
-    // word, freq = line.split(' ')[:2]
-    const std::size_t space = line.find(' ');
-    const std::string_view freq_field =
-        space == std::string_view::npos ? std::string_view{} : line.substr(space + 1, line.find(' ', space + 1) - space - 1);
-    std::uint64_t frequency = 0;
-    word.clear();
-    if (space == std::string_view::npos || !parse_frequency(freq_field, frequency) ||
-        utf8::decode(line.substr(0, space), word) != utf8::npos) {
-      throw Error(ExitCode::input_data,
-                  fmt::format("{}:{}: invalid jieba dictionary entry (want 'word frequency [tag]')", name,
-                              line_number));
+    std::size_t next = parse_plain_line(bytes, at, entry);
+    if (next == std::string_view::npos) {
+      // Lines as Python iterates a binary file: up to and including each LF.
+      const std::size_t lf = bytes.find('\n', at);
+      next = lf == std::string_view::npos ? bytes.size() : lf + 1;
+      if (!parse_general_line(bytes.substr(at, next - at), entry)) throw invalid();
     }
-    // dict.txt is nearly sorted: start from the prefix shared with the previous word.
+    at = next;
+    const std::string_view word = entry.word;
+    // dict.txt is nearly sorted: start from the bytes shared with the previous
+    // word, backed off to a character boundary (both words are valid UTF-8).
     std::size_t shared = 0;
-    while (shared < word.size() && shared < previous.size() && word[shared] == previous[shared]) ++shared;
-    path.resize(shared);
-    for (std::size_t i = shared; i < word.size(); ++i) {
-      path.push_back(dictionary.add_child(i == 0 ? kRoot : path[i - 1], word[i]));
+    const std::size_t common = std::min(word.size(), previous.size());
+    while (shared < common && word[shared] == previous[shared]) ++shared;
+    while (shared > 0 && shared < word.size() && is_continuation(word[shared])) --shared;
+    if (node_at.size() <= word.size()) node_at.resize(word.size() + 1);
+    Node node = shared == 0 ? kRoot : node_at[shared];
+    char32_t c = 0;
+    for (std::size_t b = shared; b < word.size();) {
+      const int length = decode_one(word, b, c);
+      if (length == 0) throw invalid();
+      node = dictionary.add_child(node, c);
+      b += static_cast<std::size_t>(length);
+      node_at[b] = node;
     }
-    const Node node = path.back();
-    dictionary.subtrees_[node >> 32].frequency[static_cast<std::uint32_t>(node)] = frequency;  // later duplicate wins
-    dictionary.total_ += frequency;
-    previous.swap(word);
+    dictionary.subtrees_[node >> 32].frequency[static_cast<std::uint32_t>(node)] = entry.frequency;  // later duplicate wins
+    dictionary.total_ += entry.frequency;
+    previous = word;
   }
   return dictionary;
 }
