@@ -4,9 +4,9 @@
 
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/text/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {
@@ -127,7 +127,7 @@ struct Workspace {
   NgramInterner ngrams;
   // Word ids of the segment; keys view the input lines or strings in keep_alive
   // (a deque: its elements never move while the segment is processed).
-  std::unordered_map<std::u32string_view, std::uint32_t> words;
+  text::StringInterner words;
   std::deque<std::u32string> keep_alive;
   std::vector<std::uint32_t> items, prefix;
   SideNgrams hyp, ref;
@@ -188,11 +188,7 @@ void line_ngrams(std::u32string_view line, const ChrfOptions& options, const Tex
   if (options.word_order == 0) return;
 
   ws.items.clear();
-  for (const auto word : chrf_words(line)) {
-    auto it = ws.words.find(word);
-    if (it == ws.words.end()) it = ws.words.emplace(word, static_cast<std::uint32_t>(ws.words.size())).first;
-    ws.items.push_back(it->second);
-  }
+  for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.id(word));
   extract_ngrams(ws.items, NgramInterner::kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
 }
 
