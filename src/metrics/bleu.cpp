@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/text/pair_interner.hpp"
+#include "evalcli/text/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {
@@ -61,99 +63,46 @@ std::vector<std::string> Bleu::stat_names() const {
 
 namespace {
 
-// A tokenized line: the tokenizer output (tokens joined by one space) with
-// each token's position, length and hash.
+// A tokenized line: the tokenizer output (tokens joined by one space) and
+// its tokens as views into it.
 struct TokenizedLine {
   std::u32string text;
-  std::vector<std::uint32_t> starts, lengths;
-  std::vector<std::uint64_t> hashes;
+  std::vector<std::u32string_view> tokens;
 
   void assign(std::u32string tokenized) {
     text = std::move(tokenized);
-    starts.clear();
-    lengths.clear();
-    hashes.clear();
-    std::size_t i = 0;
-    while (i < text.size()) {
-      const std::size_t start = i;
-      std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a over code points
-      while (i < text.size() && text[i] != U' ') {
-        hash = (hash ^ text[i]) * 0x100000001b3ULL;
-        ++i;
+    tokens.clear();
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i == text.size() || text[i] == U' ') {
+        if (i > start) tokens.emplace_back(text.data() + start, i - start);
+        start = i + 1;
       }
-      starts.push_back(static_cast<std::uint32_t>(start));
-      lengths.push_back(static_cast<std::uint32_t>(i - start));
-      hashes.push_back(hash);
-      ++i;
     }
   }
-  std::size_t size() const { return starts.size(); }
-  std::u32string_view token(std::size_t i) const { return {text.data() + starts[i], lengths[i]}; }
+  std::size_t size() const { return tokens.size(); }
 };
 
-constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
-
-// Open-addressing map from a 64-bit key to a dense id, cleared in O(1) by
-// bumping a generation counter (no allocation in the steady state).
-class IdTable {
- public:
-  void clear(std::size_t expected_entries) {
-    std::size_t capacity = 64;
-    while (capacity < 2 * expected_entries) capacity *= 2;
-    if (slots_.size() < capacity) {
-      slots_.assign(capacity, Slot{});
-      generation_ = 0;
-    }
-    mask_ = capacity - 1;
-    ++generation_;
-  }
-
-  // Returns the slot for `key`: either holding it, or free (generation != current).
-  template <class SameKey>
-  std::uint32_t* find(std::uint64_t key, SameKey&& same, bool insert, std::uint32_t new_id) {
-    for (std::size_t i = mix(key) & mask_;; i = (i + 1) & mask_) {
-      Slot& slot = slots_[i];
-      if (slot.generation != generation_) {
-        if (!insert) return nullptr;
-        slot = Slot{key, new_id, generation_};
-        return &slot.id;
-      }
-      if (slot.key == key && same(slot.id)) return &slot.id;
-    }
-  }
-
- private:
-  struct Slot {
-    std::uint64_t key = 0;
-    std::uint32_t id = 0;
-    std::uint32_t generation = 0;
-  };
-  static std::size_t mix(std::uint64_t key) { return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20); }
-
-  std::vector<Slot> slots_;
-  std::size_t mask_ = 0;
-  std::uint32_t generation_ = 0;
-};
+constexpr std::uint32_t kAbsent = text::PairInterner::kAbsent;
+static_assert(kAbsent == text::StringInterner::kAbsent);
 
 // Clipped n-gram matches of one segment. Every distinct hypothesis token and
-// n-gram gets a dense id: tokens by string, an n-gram by the pair (id of its
-// first n-1 tokens, id of its last token). Reference n-grams are only looked
-// up: one absent from the hypothesis cannot match, nor can any longer n-gram
-// starting with it. Counting is then plain array indexing.
+// n-gram gets a dense id: tokens from a StringInterner, n-grams of order n >= 2
+// from a PairInterner as (id of the first n-1 tokens, id of the last token).
+// Reference n-grams are only looked up: one absent from the hypothesis cannot
+// match, nor can any longer n-gram starting with it. Counting is then plain
+// array indexing.
 class NgramMatcher {
  public:
   // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
   void match(const TokenizedLine& hyp, const std::vector<TokenizedLine>& refs, std::size_t num_refs,
              std::size_t max_order, std::vector<long long>& correct) {
-    hyp_ = &hyp;
-    next_id_ = 0;
-    tokens_.clear(hyp.size());
-    ngrams_.clear(hyp.size() * max_order);
     order_end_.assign(max_order + 1, 0);
     intern_hyp(hyp, max_order);
-    hyp_count_.assign(next_id_, 0);
-    ref_max_.assign(next_id_, 0);
-    ref_count_.assign(next_id_, 0);
+    const std::uint32_t num_ids = ngrams_.next_id();
+    hyp_count_.assign(num_ids, 0);
+    ref_max_.assign(num_ids, 0);
+    ref_count_.assign(num_ids, 0);
     for (std::uint32_t id : hyp_ids_) ++hyp_count_[id];
     for (std::size_t r = 0; r < num_refs; ++r) add_reference(refs[r], max_order);
     correct.assign(max_order, 0);
@@ -165,56 +114,36 @@ class NgramMatcher {
   }
 
  private:
-  // Ids of `line`'s tokens (inserting them when `insert`), kAbsent for unknown ones.
-  void token_ids(const TokenizedLine& line, bool insert, std::vector<std::uint32_t>& ids) {
-    ids.resize(line.size());
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const std::u32string_view token = line.token(i);
-      auto same = [&](std::uint32_t id) { return hyp_->token(first_position_[id]) == token; };
-      std::uint32_t* id = tokens_.find(line.hashes[i], same, insert, next_id_);
-      if (id != nullptr && *id == next_id_) {
-        first_position_.resize(next_id_ + 1);
-        first_position_[next_id_++] = static_cast<std::uint32_t>(i);
-      }
-      ids[i] = id == nullptr ? kAbsent : *id;
-    }
-  }
-
-  std::uint32_t* ngram_id(std::uint32_t prefix, std::uint32_t last, bool insert) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | last;
-    std::uint32_t* id = ngrams_.find(key, [](std::uint32_t) { return true; }, insert, next_id_);
-    if (id != nullptr && *id == next_id_) ++next_id_;
-    return id;
-  }
-
   // Ids of every hypothesis n-gram, order by order; ids of order n are the
   // contiguous range [order_end_[n-1], order_end_[n]).
   void intern_hyp(const TokenizedLine& hyp, std::size_t max_order) {
-    first_position_.clear();
-    token_ids(hyp, true, hyp_tokens_);
-    order_end_[1] = next_id_;
+    tokens_.clear();
+    hyp_tokens_.resize(hyp.size());
+    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.tokens[i]);
+    order_end_[1] = tokens_.size();
+    ngrams_.clear(tokens_.size());  // n-gram ids follow the token ids
+    ngrams_.reserve(hyp.size() * max_order);
     current_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
     hyp_ids_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
-    for (std::size_t n = 2; n <= max_order && n <= hyp.size(); ++n) {
+    for (std::size_t n = 2; n <= max_order; ++n) {
       for (std::size_t i = 0; i + n <= hyp.size(); ++i) {
-        current_[i] = *ngram_id(current_[i], hyp_tokens_[i + n - 1], true);
+        current_[i] = ngrams_.id(current_[i], hyp_tokens_[i + n - 1]);
         hyp_ids_.push_back(current_[i]);
       }
-      order_end_[n] = next_id_;
+      order_end_[n] = ngrams_.next_id();
     }
-    for (std::size_t n = hyp.size() + 1; n <= max_order; ++n) order_end_[n] = next_id_;
   }
 
   void add_reference(const TokenizedLine& ref, std::size_t max_order) {
-    token_ids(ref, false, ref_tokens_);
+    ref_tokens_.resize(ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.tokens[i]);
     current_.assign(ref_tokens_.begin(), ref_tokens_.end());
     found_.clear();
     for (std::size_t n = 1; n <= max_order && n <= ref.size(); ++n) {
       for (std::size_t i = 0; i + n <= ref.size(); ++i) {
         if (n > 1) {
           const std::uint32_t last = ref_tokens_[i + n - 1];
-          std::uint32_t* id = current_[i] == kAbsent || last == kAbsent ? nullptr : ngram_id(current_[i], last, false);
-          current_[i] = id == nullptr ? kAbsent : *id;
+          current_[i] = current_[i] == kAbsent || last == kAbsent ? kAbsent : ngrams_.find(current_[i], last);
         }
         if (current_[i] != kAbsent) {
           ++ref_count_[current_[i]];
@@ -226,10 +155,8 @@ class NgramMatcher {
     for (std::uint32_t id : found_) ref_count_[id] = 0;
   }
 
-  const TokenizedLine* hyp_ = nullptr;
-  IdTable tokens_, ngrams_;
-  std::uint32_t next_id_ = 0;
-  std::vector<std::uint32_t> first_position_;  // token id -> a position of it in the hypothesis
+  text::StringInterner tokens_;
+  text::PairInterner ngrams_;
   std::vector<std::uint32_t> order_end_;
   std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_, hyp_ids_, found_;
   std::vector<long long> hyp_count_, ref_max_, ref_count_;

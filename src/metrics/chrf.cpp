@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/text/pair_interner.hpp"
 #include "evalcli/text/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
@@ -39,66 +40,11 @@ std::vector<std::u32string_view> chrf_words(std::u32string_view line) {
 
 namespace {
 
-// Gives every distinct n-gram of one segment (hypothesis and references) a
-// dense integer id, exactly (no hashing collisions can merge n-grams): the id
-// of an n-gram is the interned pair (id of its first n-1 items, last item).
-// Open addressing; a generation stamp makes reset() O(1).
-class NgramInterner {
- public:
-  static constexpr std::uint32_t kCharRoot = 0xFFFFFFFFu;  // "previous id" of a character unigram
-  static constexpr std::uint32_t kWordRoot = 0xFFFFFFFEu;  // ... of a word unigram
-
-  void reset() {
-    size_ = 0;
-    if (++stamp_ == 0) {  // wrapped: really clear
-      for (Slot& slot : slots_) slot.stamp = 0;
-      stamp_ = 1;
-    }
-  }
-  std::uint32_t size() const { return size_; }
-  // Makes room for `count` more ids without growing inside the hot loop.
-  void reserve(std::size_t count) {
-    while ((size_ + count) * 2 > slots_.size()) grow();
-  }
-
-  // The id of (prefix_id, item); the caller has reserved room for it.
-  std::uint32_t id(std::uint32_t prefix_id, std::uint32_t item) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(prefix_id) << 32) | item;
-    for (std::size_t at = hash(key) & mask_;; at = (at + 1) & mask_) {
-      Slot& slot = slots_[at];
-      if (slot.stamp != stamp_) {
-        slot = Slot{key, size_, stamp_};
-        return size_++;
-      }
-      if (slot.key == key) return slot.value;
-    }
-  }
-
- private:
-  // One 16-byte slot: a probe touches a single cache line.
-  struct Slot {
-    std::uint64_t key = 0;
-    std::uint32_t value = 0, stamp = 0;
-  };
-  // Fibonacci hashing: one multiply, the well-mixed high bits select the slot.
-  static std::size_t hash(std::uint64_t key) { return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32); }
-  void grow() {
-    std::vector<Slot> old(slots_.empty() ? 1024 : slots_.size() * 2);
-    old.swap(slots_);
-    mask_ = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (slot.stamp != stamp_) continue;
-      std::size_t at = hash(slot.key) & mask_;
-      while (slots_[at].stamp == stamp_) at = (at + 1) & mask_;
-      slots_[at] = slot;
-    }
-  }
-
-  std::vector<Slot> slots_;
-  std::size_t mask_ = 0;
-  std::uint32_t stamp_ = 1;
-  std::uint32_t size_ = 0;
-};
+// Every distinct n-gram of one segment (hypothesis and references) gets a
+// dense id from a PairInterner: (id of its first n-1 items, last item).
+// Unigrams use a root "prefix" that no id can equal.
+constexpr std::uint32_t kCharRoot = 0xFFFFFFFFu;  // "previous id" of a character unigram
+constexpr std::uint32_t kWordRoot = 0xFFFFFFFEu;  // ... of a word unigram
 
 // N-gram ids of one side (hypothesis or one reference): ids[order] lists the
 // ids of every n-gram of that order, in position order.
@@ -108,7 +54,7 @@ struct SideNgrams {
 
 // Appends, for orders 1..max_order, the n-gram ids of `items`.
 void extract_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, int max_order,
-                    NgramInterner& interner, std::vector<std::vector<std::uint32_t>>& ids, std::size_t first_slot,
+                    text::PairInterner& interner, std::vector<std::vector<std::uint32_t>>& ids, std::size_t first_slot,
                     std::vector<std::uint32_t>& prefix) {
   prefix.assign(items.size(), root);  // prefix[i]: id of the (n-1)-gram starting at i
   interner.reserve(items.size() * static_cast<std::size_t>(max_order));
@@ -124,7 +70,7 @@ void extract_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, in
 }
 
 struct Workspace {
-  NgramInterner ngrams;
+  text::PairInterner ngrams;
   // Word ids of the segment; keys view the input lines or strings in keep_alive
   // (a deque: its elements never move while the segment is processed).
   text::StringInterner words;
@@ -184,12 +130,12 @@ void line_ngrams(std::u32string_view line, const ChrfOptions& options, const Tex
   for (char32_t c : line) {
     if (options.whitespace || !text::is_space(c)) ws.items.push_back(static_cast<std::uint32_t>(c));
   }
-  extract_ngrams(ws.items, NgramInterner::kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
+  extract_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
   if (options.word_order == 0) return;
 
   ws.items.clear();
   for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.id(word));
-  extract_ngrams(ws.items, NgramInterner::kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
+  extract_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
 }
 
 }  // namespace
@@ -197,7 +143,7 @@ void line_ngrams(std::u32string_view line, const ChrfOptions& options, const Tex
 void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   thread_local Workspace ws;
   const std::size_t orders = num_orders();
-  ws.ngrams.reset();
+  ws.ngrams.clear();
   ws.words.clear();
   ws.keep_alive.clear();
   std::fill(out, out + 3 * orders, 0.0);
@@ -208,7 +154,7 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   for (const auto& ref : refs) {
     line_ngrams(ref, options_, *pipeline_, ws, ws.ref);
     // Every entry is zero between uses (the loop below resets what it counts).
-    if (ws.ref_counts.size() < ws.ngrams.size()) ws.ref_counts.resize(ws.ngrams.size(), 0);
+    if (ws.ref_counts.size() < ws.ngrams.next_id()) ws.ref_counts.resize(ws.ngrams.next_id(), 0);
     for (std::size_t k = 0; k < orders; ++k) {
       const auto& ref_ids = ws.ref.ids[k];
       const auto& hyp_ids = ws.hyp.ids[k];

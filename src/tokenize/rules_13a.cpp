@@ -103,10 +103,8 @@ class PairRule {
   bool has_pending_ = false;
 };
 
-// `([^0-9])([\.,])` -> r'\1 \2 '
-struct PeriodCommaAfterNonDigit {
-  EVALCLI_INLINE static bool can_start(char32_t a) { return !is_digit(a); }
-  EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(b) && !is_digit(a); }
+// The two replacements: r'\1 \2 ' and r' \1 \2'.
+struct SpaceAfterEach {
   template <class Next>
   EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
     next.put(a);
@@ -114,32 +112,33 @@ struct PeriodCommaAfterNonDigit {
     next.put(b);
     next.put(U' ');
   }
+};
+struct SpaceBeforeEach {
+  template <class Next>
+  EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
+    next.put(U' ');
+    next.put(a);
+    next.put(U' ');
+    next.put(b);
+  }
+};
+
+// `([^0-9])([\.,])` -> r'\1 \2 '
+struct PeriodCommaAfterNonDigit : SpaceAfterEach {
+  EVALCLI_INLINE static bool can_start(char32_t a) { return !is_digit(a); }
+  EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(b) && !is_digit(a); }
 };
 
 // `([\.,])([^0-9])` -> r' \1 \2'
-struct PeriodCommaBeforeNonDigit {
+struct PeriodCommaBeforeNonDigit : SpaceBeforeEach {
   EVALCLI_INLINE static bool can_start(char32_t a) { return is_period_or_comma(a); }
   EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return is_period_or_comma(a) && !is_digit(b); }
-  template <class Next>
-  EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
-    next.put(U' ');
-    next.put(a);
-    next.put(U' ');
-    next.put(b);
-  }
 };
 
 // `([0-9])(-)` -> r'\1 \2 '
-struct DashAfterDigit {
+struct DashAfterDigit : SpaceAfterEach {
   EVALCLI_INLINE static bool can_start(char32_t a) { return is_digit(a); }
   EVALCLI_INLINE static bool matches(char32_t a, char32_t b) { return b == U'-' && is_digit(a); }
-  template <class Next>
-  EVALCLI_INLINE static void emit(Next& next, char32_t a, char32_t b) {
-    next.put(a);
-    next.put(U' ');
-    next.put(b);
-    next.put(U' ');
-  }
 };
 
 // First rule: each ASCII symbol becomes " c ".

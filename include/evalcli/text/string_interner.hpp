@@ -11,6 +11,8 @@ namespace evalcli::text {
 
 class StringInterner {
  public:
+  static constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
+
   // Forgets every string in O(1) (a generation stamp marks the live slots).
   void clear() {
     texts_.clear();
@@ -32,6 +34,16 @@ class StringInterner {
         texts_.push_back(text);
         return slot.id;
       }
+      if (slot.hash == hash && same(texts_[slot.id], text)) return slot.id;
+    }
+  }
+  // The id of `text`, or kAbsent; never inserts.
+  std::uint32_t find(std::u32string_view text) const {
+    if (slots_.empty()) return kAbsent;
+    const std::uint64_t hash = hash_text(text);
+    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
+      const Slot& slot = slots_[at];
+      if (slot.stamp != stamp_) return kAbsent;
       if (slot.hash == hash && same(texts_[slot.id], text)) return slot.id;
     }
   }
