@@ -56,37 +56,32 @@ class OutputBuffer {
   std::string buffer_;
 };
 
-// Input text: a file or standard input, decompressed if gzip/bzip2/xz.
+// Input text: a file or standard input, decompressed if gzip/bzip2/xz, split
+// at LF only, as KenLM (a CR stays in the line: it is a token separator).
+// Lines are views into a read buffer (no copy); longer lines than
+// io::max_line_bytes() are an input error, so memory stays bounded.
 class TextInput {
  public:
   TextInput(const std::string& path, std::istream& stdin_stream) {
-    std::istream* raw = &stdin_stream;
-    std::string name = "<stdin>";
+    name_ = "<stdin>";
     if (path != "-") {
       io::check_readable_file(path);
-      file_ = std::make_unique<std::ifstream>(path, std::ios::binary);
-      raw = file_.get();
-      name = path;
+      source_ = io::open_decompressed_file(path);
+      name_ = path;
+    } else {
+      source_ = io::open_decompressed(stdin_stream, name_);
     }
-    buf_ = std::make_unique<io::ByteSourceStreambuf>(io::open_decompressed(*raw, name));
-    stream_ = std::make_unique<std::istream>(buf_.get());
-    // LF-only line ends, as KenLM: a CR stays in the line (it is a token separator).
-    reader_ = std::make_unique<io::LineReader>(*stream_, name, false);
+    lines_ = std::make_unique<io::LineSplitter>(*source_, std::size_t{1} << 18, io::max_line_bytes(), name_);
   }
-  // Next line; `terminated` is false for a final line without '\n'.
-  bool next(std::string& line, bool& terminated) {
-    if (!reader_->next_bytes(line)) return false;
-    terminated = !stream_->eof();
-    return true;
-  }
-  std::size_t line_number() const { return reader_->line_number(); }
-  const std::string& name() const { return reader_->name(); }
+  // Next line (valid until the next call); `terminated` is false for a final line without '\n'.
+  bool next(std::string_view& line, bool& terminated) { return lines_->next(line, &terminated); }
+  std::size_t line_number() const { return lines_->line_number(); }
+  const std::string& name() const { return name_; }
 
  private:
-  std::unique_ptr<std::ifstream> file_;
-  std::unique_ptr<io::ByteSourceStreambuf> buf_;
-  std::unique_ptr<std::istream> stream_;
-  std::unique_ptr<io::LineReader> reader_;
+  std::string name_;
+  std::unique_ptr<io::ByteSource> source_;
+  std::unique_ptr<io::LineSplitter> lines_;
 };
 
 void append_integer(std::string& out, std::uint64_t value) {
@@ -182,7 +177,9 @@ ArpaSetup make_arpa_setup(const PplOptions& o) {
 
 void run_arpa(const PplOptions& o, Streams& io) {
   const ArpaSetup setup = make_arpa_setup(o);
-  const auto model = ppl::NgramModel::load(o.lm, &io.err);
+  // The MD5 (in the signature) is only computed if a signature is printed.
+  const bool needs_signature = !o.kenlm_output || !o.json_out.empty();
+  const auto model = ppl::NgramModel::load(o.lm, &io.err, needs_signature);
   const ppl::ContextMode mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
   const std::string signature = full_signature(
       0, fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
@@ -194,7 +191,8 @@ void run_arpa(const PplOptions& o, Streams& io) {
   OutputBuffer out(io.out);
   ppl::PplStats corpus;
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
-  std::string line, processed;
+  std::string_view line;
+  std::string processed;
   std::vector<std::string_view> tokens;
   std::vector<ppl::ScoredWord> words;
   bool terminated = true;
@@ -299,7 +297,7 @@ void run_logprobs(const PplOptions& o, Streams& io) {
   nlohmann::ordered_json per_doc = nlohmann::ordered_json::array();
   std::vector<std::string> warnings;
   std::size_t warned = 0;
-  std::string line;
+  std::string_view line;
   bool terminated = true;
   while (input.next(line, terminated)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines carry no document

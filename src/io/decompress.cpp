@@ -5,6 +5,7 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -284,7 +285,8 @@ ByteSourceStreambuf::int_type ByteSourceStreambuf::underflow() {
   return traits_type::to_int_type(*gptr());
 }
 
-LineSplitter::LineSplitter(ByteSource& source) : source_(source), buffer_(1 << 20, '\0') {}
+LineSplitter::LineSplitter(ByteSource& source, std::size_t buffer_bytes, std::size_t max_line, std::string name)
+    : source_(source), max_line_(max_line), name_(std::move(name)), buffer_(std::max<std::size_t>(buffer_bytes, 64), '\0') {}
 
 bool LineSplitter::refill() {
   if (eof_) return false;
@@ -316,6 +318,11 @@ bool LineSplitter::next(std::string_view& line, bool* terminated) {
       return true;
     }
     const std::size_t offset = end_ - begin_;
+    if (max_line_ > 0 && offset > max_line_) {
+      throw input_error(fmt::format("{}:{}: line longer than {} bytes (the limit; see EVALCLI_MAX_LINE_BYTES in "
+                                    "docs/limits.md)",
+                                    name_, line_number_ + 1, max_line_));
+    }
     if (!refill()) {
       if (begin_ == end_) return false;
       line = std::string_view(buffer_.data() + begin_, end_ - begin_);

@@ -52,7 +52,11 @@ class ByteSourceStreambuf : public std::streambuf {
 // valid until the next call. Faster than std::getline for large model files.
 class LineSplitter {
  public:
-  explicit LineSplitter(ByteSource& source);
+  // `buffer_bytes`: the initial read buffer (it grows for longer lines).
+  // `max_line` > 0: a line longer than that is an input error naming `name`
+  // and the line (as io::LineReader's limit), so memory stays bounded.
+  explicit LineSplitter(ByteSource& source, std::size_t buffer_bytes = std::size_t{1} << 20, std::size_t max_line = 0,
+                        std::string name = {});
   // Next line without its '\n'; `terminated` tells whether a '\n' ended it.
   bool next(std::string_view& line, bool* terminated = nullptr);
   // 1-based number of the line returned last.
@@ -62,6 +66,8 @@ class LineSplitter {
   bool refill();
 
   ByteSource& source_;
+  std::size_t max_line_;
+  std::string name_;
   std::string buffer_;
   std::size_t begin_ = 0;  // start of unread data in buffer_
   std::size_t end_ = 0;    // end of valid data in buffer_

@@ -32,8 +32,10 @@ class NgramModel {
  public:
   // Loads an ARPA file (plain, gzip, bzip2 or xz, detected by magic bytes).
   // Throws evalcli::Error (input_data) for malformed files, naming the line;
-  // warnings (missing <unk>) go to `warnings` if not null.
-  static std::unique_ptr<NgramModel> load(const std::string& path, std::ostream* warnings);
+  // warnings (missing <unk>) go to `warnings` if not null. `identify` = false
+  // skips the MD5 of the text (md5() is then empty): KenLM-style output, which
+  // prints no signature, need not pay for hashing every byte of the model.
+  static std::unique_ptr<NgramModel> load(const std::string& path, std::ostream* warnings, bool identify = true);
 
   ~NgramModel();
   NgramModel(const NgramModel&) = delete;
@@ -42,7 +44,8 @@ class NgramModel {
   int order() const { return static_cast<int>(counts_.size()); }
   // Number of n-grams per order as announced by \data\ (index 0 = unigrams).
   const std::vector<std::uint64_t>& counts() const { return counts_; }
-  // MD5 of the uncompressed ARPA text (hex), identifies the model in signatures.
+  // MD5 of the uncompressed ARPA text (hex), identifies the model in signatures
+  // (empty if loaded with identify = false).
   const std::string& md5() const { return md5_; }
   bool has_unknown() const { return has_unknown_; }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -19,72 +20,139 @@ namespace evalcli::ppl {
 namespace {
 
 // Hash of an n-gram folded from its LAST word backwards, so that lookups can
-// extend a key to the left (older history) one word at a time.
+// extend a key to the left (older history) one word at a time. The form of
+// KenLM's probing hash (lm/model.hh CombineWordHash): the two products are
+// independent, so a walk through the orders is a short dependency chain.
 inline std::uint64_t fold(std::uint64_t h, WordId id) {
-  std::uint64_t x = (h ^ (static_cast<std::uint64_t>(id) + 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 31;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 29;
-  return x | 1;  // 0 marks an empty slot
+  return ((h * 0x7C9B2E4A9F1D5B63ULL) ^ ((static_cast<std::uint64_t>(id) + 1) * 0xF8D5A3C1E6B7940FULL)) | 1;  // 0 = empty slot
 }
 inline std::uint64_t start_key(WordId id) { return fold(0x2545F4914F6CDD1DULL, id); }
 
-struct Entry {
+// 64x64 -> 128-bit multiply folded to 64 bits (the mixing step of wyhash).
+inline std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+}
+
+// 64-bit hash of a word's bytes, 8 bytes per step, the tail read without a
+// variable-length memcpy (two overlapping loads, as wyhash). Words are
+// identified by this hash alone (as KenLM's probing vocabulary does with
+// MurmurHash64A).
+inline std::uint64_t hash_word(std::string_view word) {
+  const auto* p = reinterpret_cast<const unsigned char*>(word.data());
+  std::size_t n = word.size();
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+  const auto load32 = [](const unsigned char* q) {
+    std::uint32_t v;
+    std::memcpy(&v, q, 4);
+    return static_cast<std::uint64_t>(v);
+  };
+  for (; n > 8; p += 8, n -= 8) {
+    std::uint64_t chunk;
+    std::memcpy(&chunk, p, 8);
+    h = mix(h ^ chunk, 0xE7037ED1A0B428DBULL);
+  }
+  std::uint64_t a, b;
+  if (n >= 4) {
+    a = load32(p);
+    b = load32(p + n - 4);
+  } else if (n > 0) {
+    a = (static_cast<std::uint64_t>(p[0]) << 16) | (static_cast<std::uint64_t>(p[n >> 1]) << 8) | p[n - 1];
+    b = 0;
+  } else {
+    a = b = 0;
+  }
+  return mix(h ^ a ^ (b << 32), 0x8EBC6AF09C88C6E3ULL ^ n) | 1;  // 0 marks an empty slot
+}
+
+// Slots of the hash tables: a 64-bit key (0 = empty) and the payload, packed
+// (unaligned loads are free on the targets we build for) to keep the model small.
+struct MiddleEntry {  // orders 2 .. N-1
   std::uint64_t key;
   float prob;     // NaN = blank: a missing suffix of a longer n-gram (KenLM inserts these)
   float backoff;
 };
+struct __attribute__((packed)) LongestEntry {  // order N: no back-off
+  std::uint64_t key;
+  float prob;
+};
+struct __attribute__((packed)) VocabEntry {
+  std::uint64_t key;  // hash_word(word)
+  WordId id;
+};
+static_assert(sizeof(MiddleEntry) == 16 && sizeof(LongestEntry) == 12 && sizeof(VocabEntry) == 12);
 
-bool is_blank(const Entry& e) { return std::isnan(e.prob); }
+bool is_blank(float prob) { return std::isnan(prob); }
 
-// Open addressing with linear probing.
-class NgramTable {
+// Open addressing with linear probing and Robin Hood placement: an entry is
+// never further from its home slot than the entry it passed, so a lookup of an
+// absent key (the end of every n-gram walk) stops after a couple of slots even
+// at 80% load. Sized from the ARPA header counts, so it is filled once.
+template <class Entry>
+class ProbingTable {
  public:
-  void reserve(std::size_t count) { rebuild(std::max<std::size_t>(16, count + count / 2 + 16)); }
+  void reserve(std::size_t count) { rebuild(count + count / 4 + 8); }
+
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(slots_.data() + home(key)); }
 
   const Entry* find(std::uint64_t key) const {
-    std::size_t i = slot(key);
-    while (true) {
+    std::size_t i = home(key);
+    for (std::size_t d = 0;; ++d) {
       const Entry& e = slots_[i];
-      if (e.key == key) return &e;
-      if (e.key == 0) return nullptr;
+      const std::uint64_t k = e.key;
+      if (k == key) return &e;
+      if (k == 0 || distance(i, k) < d) return nullptr;
       if (++i == slots_.size()) i = 0;
     }
   }
-  // Returns the entry for `key`, inserting `fresh` if absent.
+
+  // Returns the entry for `fresh.key`, inserting `fresh` if absent. The
+  // reference is valid until the next insertion.
   Entry& find_or_insert(const Entry& fresh, bool& inserted) {
-    if ((size_ + 1) * 10 > slots_.size() * 9) rebuild(slots_.size() * 2);
-    std::size_t i = slot(fresh.key);
-    while (true) {
+    if ((size_ + 1) * 100 > slots_.size() * 92) rebuild((size_ + 1) * 3 / 2 + 8);
+    std::size_t i = home(fresh.key);
+    Entry moving = fresh;
+    Entry* placed = nullptr;  // where `fresh` went, once it displaced an entry
+    for (std::size_t d = 0;; ++d) {
       Entry& e = slots_[i];
-      if (e.key == fresh.key) {
+      if (e.key == 0) {
+        e = moving;
+        ++size_;
+        inserted = true;
+        return placed != nullptr ? *placed : e;
+      }
+      if (placed == nullptr && e.key == fresh.key) {
         inserted = false;
         return e;
       }
-      if (e.key == 0) {
-        e = fresh;
-        ++size_;
-        inserted = true;
-        return e;
+      const std::size_t their = distance(i, e.key);
+      if (their < d) {  // the richer entry moves on
+        std::swap(e, moving);
+        if (placed == nullptr) placed = &e;
+        d = their;
       }
       if (++i == slots_.size()) i = 0;
     }
   }
 
  private:
-  std::size_t slot(std::uint64_t key) const {
+  std::size_t home(std::uint64_t key) const {
     return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * slots_.size()) >> 64);
+  }
+  std::size_t distance(std::size_t slot, std::uint64_t key) const {
+    const std::size_t h = home(key);
+    return slot >= h ? slot - h : slot + slots_.size() - h;
   }
   void rebuild(std::size_t capacity) {
     std::vector<Entry> old = std::move(slots_);
-    slots_.assign(capacity, Entry{0, 0, 0});
+    slots_ = std::vector<Entry>(capacity, Entry{});
     size_ = 0;
     bool inserted;
     for (const Entry& e : old) {
       if (e.key != 0) find_or_insert(e, inserted);
     }
   }
-  std::vector<Entry> slots_;
+  std::vector<Entry> slots_ = std::vector<Entry>(8, Entry{});
   std::size_t size_ = 0;
 };
 
@@ -93,54 +161,23 @@ struct Weights {
   float backoff;
 };
 
-// Word -> id, open addressing over 64-bit string hashes; the words live in one arena.
+// Word -> id by the word's 64-bit hash (no strings kept).
 class Vocabulary {
  public:
-  void reserve(std::size_t count) { rebuild(std::max<std::size_t>(64, count * 2)); }
+  void reserve(std::size_t count) { table_.reserve(count); }
   std::optional<WordId> find(std::string_view word) const {
-    const std::uint64_t hash = hash_of(word);
-    for (std::size_t i = slot(hash);; i = i + 1 == slots_.size() ? 0 : i + 1) {
-      const Slot& s = slots_[i];
-      if (s.hash == 0) return std::nullopt;
-      if (s.hash == hash && s.length == word.size() && std::memcmp(arena_.data() + s.offset, word.data(), word.size()) == 0) {
-        return s.id;
-      }
-    }
+    const VocabEntry* e = table_.find(hash_word(word));
+    if (e == nullptr) return std::nullopt;
+    return e->id;
   }
   // Adds `word` (which must be absent).
   void insert(std::string_view word, WordId id) {
-    if ((size_ + 1) * 10 > slots_.size() * 7) rebuild(slots_.size() * 2);
-    place(Slot{hash_of(word), id, static_cast<std::uint32_t>(word.size()), arena_.size()});
-    arena_.append(word);
-    ++size_;
+    bool inserted;
+    table_.find_or_insert(VocabEntry{hash_word(word), id}, inserted);
   }
 
  private:
-  struct Slot {
-    std::uint64_t hash;  // 0 = empty
-    WordId id;
-    std::uint32_t length;
-    std::size_t offset;  // in arena_
-  };
-  static std::uint64_t hash_of(std::string_view word) { return std::hash<std::string_view>{}(word) | 1; }
-  std::size_t slot(std::uint64_t hash) const {
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(hash * 0x9E3779B97F4A7C15ULL) * slots_.size()) >> 64);
-  }
-  void place(const Slot& fresh) {
-    std::size_t i = slot(fresh.hash);
-    while (slots_[i].hash != 0) i = i + 1 == slots_.size() ? 0 : i + 1;
-    slots_[i] = fresh;
-  }
-  void rebuild(std::size_t capacity) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(capacity, Slot{0, 0, 0, 0});
-    for (const Slot& s : old) {
-      if (s.hash != 0) place(s);
-    }
-  }
-  std::vector<Slot> slots_ = std::vector<Slot>(64, Slot{0, 0, 0, 0});
-  std::string arena_;
-  std::size_t size_ = 0;
+  ProbingTable<VocabEntry> table_;
 };
 
 // Character classes of KenLM's readers.
@@ -158,9 +195,34 @@ bool entirely_white(std::string_view line) {
 class NgramModel::Impl {
  public:
   Vocabulary vocab;
-  std::vector<Weights> unigrams;        // by word id
-  std::vector<NgramTable> tables;       // tables[n] for n-grams of order n >= 2 (0, 1 unused)
+  std::vector<Weights> unigrams;                // by word id
+  std::vector<ProbingTable<MiddleEntry>> middle;  // middle[n] for orders 2 <= n < order (0, 1 unused)
+  ProbingTable<LongestEntry> longest;           // the highest order
   int order = 0;
+
+  // Looks up the n-gram (n >= 2) with key `key`; false if absent. A blank
+  // n-gram gives prob NaN; the highest order has back-off 0.
+  bool find(int n, std::uint64_t key, float& prob, float& backoff) const {
+    if (n == order) {
+      const LongestEntry* e = longest.find(key);
+      if (e == nullptr) return false;
+      prob = e->prob;
+      backoff = 0.0f;
+      return true;
+    }
+    const MiddleEntry* e = middle[static_cast<std::size_t>(n)].find(key);
+    if (e == nullptr) return false;
+    prob = e->prob;
+    backoff = e->backoff;
+    return true;
+  }
+  void prefetch(int n, std::uint64_t key) const {
+    if (n == order) {
+      longest.prefetch(key);
+    } else {
+      middle[static_cast<std::size_t>(n)].prefetch(key);
+    }
+  }
 };
 
 namespace {
@@ -168,8 +230,8 @@ namespace {
 // Parses the ARPA text line by line, raising KenLM's errors with a line number.
 class ArpaParser {
  public:
-  ArpaParser(io::LineSplitter& lines, std::string name, NgramModel::Impl& model, Md5& md5)
-      : lines_(lines), name_(std::move(name)), model_(model), md5_(md5) {}
+  ArpaParser(io::LineSplitter& lines, std::string name, NgramModel::Impl& model)
+      : lines_(lines), name_(std::move(name)), model_(model) {}
 
   std::vector<std::uint64_t> read_counts();
   void read_unigrams(std::uint64_t count, std::ostream* warnings, bool& has_unknown);
@@ -177,8 +239,9 @@ class ArpaParser {
   void read_end();
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw input_error(fmt::format("{}:{}: {}", name_, lines_.line_number(), what));
+  [[noreturn]] void fail(const std::string& what) const { fail_at(lines_.line_number(), what); }
+  [[noreturn]] void fail_at(std::size_t line_number, const std::string& what) const {
+    throw input_error(fmt::format("{}:{}: {}", name_, line_number, what));
   }
   [[noreturn]] void too_few_entries(int n, std::uint64_t seen, std::uint64_t count) const {
     fail(fmt::format("the \\{}-grams: section has {} entries but \\data\\ announced {}", n, seen, count));
@@ -186,8 +249,6 @@ class ArpaParser {
   bool next(std::string_view& line) {
     bool terminated = true;
     if (!lines_.next(line, &terminated)) return false;
-    md5_.update(line);
-    if (terminated) md5_.update("\n");
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // KenLM's ReadLine strips a CR
     return true;
   }
@@ -205,6 +266,14 @@ class ArpaParser {
     } while (entirely_white(line));
     return line;
   }
+  // The next non-blank line of the n-gram section (the hot path: no message built unless it fails).
+  std::string_view next_entry(int n) {
+    std::string_view line;
+    do {
+      if (!next(line)) next_or_fail(fmt::format("a {}-gram entry", n).c_str());
+    } while (line.empty() || (is_c_space(line[0]) && entirely_white(line)));
+    return line;
+  }
   // A float as KenLM's ReadFloat: leading spaces skipped, trailing junk left.
   float read_float(std::string_view line, std::size_t& pos, const char* what) const;
   void read_header(int n);
@@ -212,17 +281,98 @@ class ArpaParser {
   void read_words(std::string_view line, std::size_t& pos, int n);
   // Reads the optional back-off column; returns 0 if absent.
   float read_backoff(std::string_view line, std::size_t pos, bool highest, int n);
-  void insert_blank_suffixes(int n);
+  void insert_blank_suffixes(int n, const std::uint64_t* suffix_keys);
+  // An n-gram entry parsed but not yet in the tables (see read_ngrams).
+  struct PendingNgram {
+    std::size_t line_number;
+    float prob;
+    float backoff;
+    std::uint64_t context;  // key of the first n-1 words (n > 2)
+  };
+  // Parses the next entry of the n-gram section into `pending` and `suffix_keys` (n + 1 slots).
+  void parse_ngram(int n, bool highest, std::uint64_t index, std::uint64_t count, PendingNgram& pending,
+                   std::uint64_t* suffix_keys);
+  void add_ngram(int n, bool highest, const PendingNgram& pending, const std::uint64_t* suffix_keys);
 
   io::LineSplitter& lines_;
   std::string name_;
   NgramModel::Impl& model_;
-  Md5& md5_;
   std::vector<WordId> ids_;
 };
 
+// Exact float32 parse of the common ARPA number shapes ([-]digits[.digits][e[+-]digits]),
+// equal to std::from_chars on them; false for anything else (the caller then
+// takes the general path). The decimal is first rounded to double, exactly by
+// Clinger's fast path (significand <= 2^53, |exponent| <= 22), then to float;
+// that double rounding is wrong only if the double lands exactly halfway
+// between two floats, and that case is sent to the general path too.
+bool parse_float_fast(const char*& cursor, const char* end, float& out) {
+  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* p = cursor;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  std::uint64_t significand = 0;
+  int significant_digits = 0;
+  int exponent = 0;
+  bool any_digit = false;
+  for (; p < end && static_cast<unsigned char>(*p - '0') < 10; ++p) {
+    any_digit = true;
+    if (significand != 0 || *p != '0') {
+      significand = significand * 10 + static_cast<unsigned>(*p - '0');
+      ++significant_digits;
+    }
+  }
+  if (p < end && *p == '.') {
+    for (++p; p < end && static_cast<unsigned char>(*p - '0') < 10; ++p) {
+      any_digit = true;
+      --exponent;
+      if (significand != 0 || *p != '0') {
+        significand = significand * 10 + static_cast<unsigned>(*p - '0');
+        ++significant_digits;
+      }
+    }
+  }
+  if (!any_digit || significant_digits > 19) return false;
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    const char* q = p + 1;
+    const bool negative_exponent = q < end && *q == '-';
+    if (q < end && (*q == '-' || *q == '+')) ++q;
+    if (q == end || static_cast<unsigned char>(*q - '0') >= 10) return false;  // from_chars stops before the 'e'
+    int value = 0;
+    for (; q < end && static_cast<unsigned char>(*q - '0') < 10; ++q) {
+      if (value > 10000) return false;
+      value = value * 10 + (*q - '0');
+    }
+    exponent += negative_exponent ? -value : value;
+    p = q;
+  }
+  double magnitude;
+  if (significand == 0) {
+    magnitude = 0;
+  } else {
+    if (significand > (std::uint64_t{1} << 53) || exponent < -22 || exponent > 22) return false;
+    const double w = static_cast<double>(significand);
+    magnitude = exponent < 0 ? w / kPowers[-exponent] : w * kPowers[exponent];
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(magnitude);
+    if ((bits & 0x1FFFFFFF) == 0x10000000) return false;  // exactly between two floats
+  }
+  const float value = static_cast<float>(magnitude);
+  out = negative ? -value : value;
+  cursor = p;
+  return true;
+}
+
 float ArpaParser::read_float(std::string_view line, std::size_t& pos, const char* what) const {
   while (pos < line.size() && is_c_space(line[pos])) ++pos;
+  {
+    const char* cursor = line.data() + pos;
+    float fast;
+    if (parse_float_fast(cursor, line.data() + line.size(), fast)) {
+      pos = static_cast<std::size_t>(cursor - line.data());
+      return fast;
+    }
+  }
   std::size_t end = pos;
   while (end < line.size() && !is_c_space(line[end])) ++end;
   const char* first = line.data() + pos;
@@ -322,8 +472,8 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
   has_unknown = false;
   const bool highest = model_.order == 1;
   for (std::uint64_t i = 0; i < count; ++i) {
-    std::string_view line = next_non_blank("a 1-gram entry");
-    if (line.starts_with("\\")) too_few_entries(1, i, count);
+    std::string_view line = next_entry(1);
+    if (line[0] == '\\') too_few_entries(1, i, count);
     std::size_t pos = 0;
     float prob = read_float(line, pos, "probability");
     if (prob > 0.0f) {
@@ -358,11 +508,13 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
 
 void ArpaParser::read_words(std::string_view line, std::size_t& pos, int n) {
   ids_.clear();
+  const char* p = line.data() + pos;
+  const char* const end = line.data() + line.size();
   for (int i = 0; i < n; ++i) {
-    while (pos < line.size() && is_arpa_space(line[pos])) ++pos;
-    std::size_t end = pos;
-    while (end < line.size() && !is_arpa_space(line[end])) ++end;
-    const std::string_view word = line.substr(pos, end - pos);
+    while (p < end && is_arpa_space(*p)) ++p;
+    const char* word_end = p;
+    while (word_end < end && !is_arpa_space(*word_end)) ++word_end;
+    const std::string_view word(p, static_cast<std::size_t>(word_end - p));
     if (word.empty()) fail(fmt::format("the {}-gram has fewer than {} words", n, n));
     const auto found = model_.vocab.find(word);
     if (!found) {
@@ -371,55 +523,100 @@ void ArpaParser::read_words(std::string_view line, std::size_t& pos, int n) {
                        word, n));
     }
     ids_.push_back(*found);
-    pos = end;
+    p = word_end;
   }
+  pos = static_cast<std::size_t>(p - line.data());
 }
 
 // KenLM inserts "blank" entries for missing suffixes of an n-gram (SRILM-style
 // pruning): they make the longest-match walk continue and count in the printed
 // n-gram length; their probability is the back-off estimate (computed at query time).
-void ArpaParser::insert_blank_suffixes(int n) {
+// suffix_keys[m] is the key of the n-gram's last m words.
+void ArpaParser::insert_blank_suffixes(int n, const std::uint64_t* suffix_keys) {
   for (int m = n - 1; m >= 2; --m) {
-    // Suffix of length m: the last m words of ids_.
-    std::uint64_t key = start_key(ids_[n - 1]);
-    for (int i = n - 2; i >= n - m; --i) key = fold(key, ids_[i]);
     bool inserted = false;
-    model_.tables[m].find_or_insert(Entry{key, std::numeric_limits<float>::quiet_NaN(), 0.0f}, inserted);
+    model_.middle[static_cast<std::size_t>(m)].find_or_insert(
+        MiddleEntry{suffix_keys[m], std::numeric_limits<float>::quiet_NaN(), 0.0f}, inserted);
     if (!inserted) return;  // present: its own suffixes were handled when it was added
   }
 }
 
+void ArpaParser::parse_ngram(int n, bool highest, std::uint64_t index, std::uint64_t count, PendingNgram& pending,
+                             std::uint64_t* suffix_keys) {
+  std::string_view line = next_entry(n);
+  if (line[0] == '\\') too_few_entries(n, index, count);
+  pending.line_number = lines_.line_number();
+  std::size_t pos = 0;
+  pending.prob = read_float(line, pos, "probability");
+  if (pending.prob > 0.0f) {
+    fail(fmt::format("Positive log probability {} in the model (an IRSTLM bug; KenLM refuses it too) in the {}-gram",
+                     kenlm_number(pending.prob), n));
+  }
+  read_words(line, pos, n);
+  pending.backoff = read_backoff(line, pos, highest, n);
+  if (n > 2) {
+    std::uint64_t context = start_key(ids_[n - 2]);
+    for (int k = n - 3; k >= 0; --k) context = fold(context, ids_[k]);
+    pending.context = context;
+    model_.middle[static_cast<std::size_t>(n - 1)].prefetch(context);
+  }
+  // Keys of the suffixes (last m words), the whole n-gram last.
+  suffix_keys[1] = start_key(ids_[n - 1]);
+  for (int m = 2; m <= n; ++m) suffix_keys[m] = fold(suffix_keys[m - 1], ids_[n - m]);
+  if (highest) {
+    model_.longest.prefetch(suffix_keys[n]);
+  } else {
+    model_.middle[static_cast<std::size_t>(n)].prefetch(suffix_keys[n]);
+  }
+  if (n > 2) model_.middle[static_cast<std::size_t>(n - 1)].prefetch(suffix_keys[n - 1]);
+}
+
+void ArpaParser::add_ngram(int n, bool highest, const PendingNgram& pending, const std::uint64_t* suffix_keys) {
+  // The context (first n-1 words) must be an (n-1)-gram of the model.
+  if (n > 2 && model_.middle[static_cast<std::size_t>(n - 1)].find(pending.context) == nullptr) {
+    fail_at(pending.line_number, fmt::format("The context of every {}-gram should appear as a {}-gram", n, n - 1));
+  }
+  bool inserted = false;
+  if (highest) {
+    LongestEntry& entry = model_.longest.find_or_insert(LongestEntry{suffix_keys[n], pending.prob}, inserted);
+    entry.prob = pending.prob;  // a duplicate entry: the last one wins
+  } else {
+    MiddleEntry& entry = model_.middle[static_cast<std::size_t>(n)].find_or_insert(
+        MiddleEntry{suffix_keys[n], pending.prob, pending.backoff}, inserted);
+    entry.prob = pending.prob;  // also turns an earlier blank into a real entry
+    entry.backoff = pending.backoff;
+  }
+  if (inserted) insert_blank_suffixes(n, suffix_keys);
+}
+
+// Entries are parsed a batch at a time, their table slots prefetched, then
+// checked and inserted in file order: the random accesses to the (large)
+// tables overlap instead of stalling one after another. The result, and the
+// first error reported, are those of one-by-one processing.
 void ArpaParser::read_ngrams(int n, std::uint64_t count) {
   read_header(n);
-  NgramTable& table = model_.tables[n];
-  table.reserve(count);
   const bool highest = n == model_.order;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    std::string_view line = next_non_blank(fmt::format("a {}-gram entry", n).c_str());
-    if (line.starts_with("\\")) too_few_entries(n, i, count);
-    std::size_t pos = 0;
-    const float prob = read_float(line, pos, "probability");
-    if (prob > 0.0f) {
-      fail(fmt::format("Positive log probability {} in the model (an IRSTLM bug; KenLM refuses it too) in the {}-gram",
-                       kenlm_number(prob), n));
+  if (highest) {
+    model_.longest.reserve(count);
+  } else {
+    model_.middle[static_cast<std::size_t>(n)].reserve(count);
+  }
+  constexpr std::size_t kBatch = 32;
+  const std::size_t stride = static_cast<std::size_t>(n) + 1;
+  PendingNgram pending[kBatch];
+  std::vector<std::uint64_t> keys(kBatch * stride);
+  for (std::uint64_t done = 0; done < count;) {
+    const std::size_t batch = static_cast<std::size_t>(std::min<std::uint64_t>(kBatch, count - done));
+    std::size_t parsed = 0;
+    try {
+      for (; parsed < batch; ++parsed) parse_ngram(n, highest, done + parsed, count, pending[parsed], &keys[parsed * stride]);
+    } catch (...) {
+      // Entries before the bad line come first (their own errors are reported first).
+      for (std::size_t i = 0; i < parsed; ++i) add_ngram(n, highest, pending[i], &keys[i * stride]);
+      throw;
     }
-    read_words(line, pos, n);
-    const float backoff = read_backoff(line, pos, highest, n);
-    // The context (first n-1 words) must be an (n-1)-gram of the model.
-    if (n > 2) {
-      std::uint64_t context = start_key(ids_[n - 2]);
-      for (int k = n - 3; k >= 0; --k) context = fold(context, ids_[k]);
-      if (model_.tables[n - 1].find(context) == nullptr) {
-        fail(fmt::format("The context of every {}-gram should appear as a {}-gram", n, n - 1));
-      }
-    }
-    std::uint64_t key = start_key(ids_[n - 1]);
-    for (int k = n - 2; k >= 0; --k) key = fold(key, ids_[k]);
-    bool inserted = false;
-    Entry& entry = table.find_or_insert(Entry{key, prob, backoff}, inserted);
-    entry.prob = prob;  // also turns an earlier blank into a real entry
-    entry.backoff = backoff;
-    if (inserted) insert_blank_suffixes(n);
+    for (std::size_t i = 0; i < batch; ++i) add_ngram(n, highest, pending[i], &keys[i * stride]);
+    done += batch;
   }
 }
 
@@ -436,18 +633,35 @@ void ArpaParser::read_end() {
   }
 }
 
+// Hashes every byte read (the model's identity in signatures) on its way to the parser.
+class Md5Source : public io::ByteSource {
+ public:
+  Md5Source(std::unique_ptr<io::ByteSource> inner, bool enabled) : inner_(std::move(inner)), enabled_(enabled) {}
+  std::size_t read(char* out, std::size_t size) override {
+    const std::size_t n = inner_->read(out, size);
+    if (enabled_) md5_.update(std::string_view(out, n));
+    return n;
+  }
+  io::Compression compression() const override { return inner_->compression(); }
+  std::string hex_digest() { return md5_.hex_digest(); }
+
+ private:
+  std::unique_ptr<io::ByteSource> inner_;
+  bool enabled_;
+  Md5 md5_;
+};
+
 }  // namespace
 
 NgramModel::NgramModel() : impl_(std::make_unique<Impl>()) {}
 NgramModel::~NgramModel() = default;
 
-std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostream* warnings) {
-  auto source = io::open_decompressed_file(path);
-  io::LineSplitter lines(*source);
+std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostream* warnings, bool identify) {
+  Md5Source source(io::open_decompressed_file(path), identify);
+  io::LineSplitter lines(source, std::size_t{1} << 18);
   std::unique_ptr<NgramModel> model(new NgramModel());
   Impl& impl = *model->impl_;
-  Md5 md5;
-  ArpaParser parser(lines, path, impl, md5);
+  ArpaParser parser(lines, path, impl);
   model->counts_ = parser.read_counts();
   impl.order = static_cast<int>(model->counts_.size());
   if (impl.order < 2) {
@@ -458,11 +672,11 @@ std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostre
   if (impl.order > kMaxOrder) {
     throw input_error(fmt::format("{}: order {} is higher than the {} evalcli supports", path, impl.order, kMaxOrder));
   }
-  impl.tables.resize(static_cast<std::size_t>(impl.order) + 1);
+  impl.middle.resize(static_cast<std::size_t>(impl.order));
   parser.read_unigrams(model->counts_[0], warnings, model->has_unknown_);
   for (int n = 2; n <= impl.order; ++n) parser.read_ngrams(n, model->counts_[static_cast<std::size_t>(n - 1)]);
   parser.read_end();
-  model->md5_ = md5.hex_digest();
+  if (identify) model->md5_ = source.hex_digest();
   for (const char* marker : {"<s>", "</s>"}) {
     if (!impl.vocab.find(marker)) {
       throw input_error(fmt::format("{}: The ARPA file is missing {} and the model is configured to reject these models.",
@@ -487,11 +701,11 @@ WordScore NgramModel::score(std::span<const WordId> history, WordId word) const 
   std::uint64_t key = start_key(word);
   for (std::size_t i = 0; i < k; ++i) {
     key = fold(key, history[i]);
-    const Entry* e = impl.tables[i + 2].find(key);
-    if (e == nullptr) break;  // blanks fill every gap, so nothing longer exists
+    float p, b;
+    if (!impl.find(static_cast<int>(i + 2), key, p, b)) break;  // blanks fill every gap, so nothing longer exists
     any_length = i + 2;
-    if (!is_blank(*e)) {
-      prob = e->prob;
+    if (!is_blank(p)) {
+      prob = p;
       real_length = i + 2;
     }
   }
@@ -504,9 +718,8 @@ WordScore NgramModel::score(std::span<const WordId> history, WordId word) const 
         backoff = impl.unigrams[history[0]].backoff;
       } else {
         context = fold(context, history[m - 1]);
-        const Entry* e = impl.tables[m].find(context);
-        if (e == nullptr) break;
-        backoff = e->backoff;
+        float p;
+        if (!impl.find(static_cast<int>(m), context, p, backoff)) break;
       }
       if (m >= real_length) prob += backoff;
     }
@@ -525,29 +738,48 @@ NgramModel::State NgramModel::begin_sentence_state() const {
 WordScore NgramModel::score(const State& in, WordId word, State& out) const {
   const Impl& impl = *impl_;
   const std::size_t keep = static_cast<std::size_t>(impl.order - 1);
-  float prob = impl.unigrams[word].prob;
+  const Weights& unigram = impl.unigrams[word];
+  float prob = unigram.prob;
   std::size_t real_length = 1;
   std::size_t any_length = 1;
   out.words[0] = word;
-  out.backoffs[0] = impl.unigrams[word].backoff;
+  out.backoffs[0] = unigram.backoff;
   // Only n-grams whose context is in the state can exist (every n-gram's
   // context is an n-gram, blanks included), so the walk stops at in.length.
+  // All keys first, with their slots prefetched, so the cache misses of the
+  // (large) tables overlap instead of following one another.
+  const std::size_t length = in.length;
+  std::uint64_t keys[kMaxOrder];
   std::uint64_t key = start_key(word);
-  for (std::size_t i = 0; i < in.length; ++i) {
+  for (std::size_t i = 0; i < length; ++i) {
     key = fold(key, in.words[i]);
-    const Entry* e = impl.tables[i + 2].find(key);
+    keys[i] = key;
+    if (i + 1 < keep) {
+      impl.middle[i + 2].prefetch(key);
+    } else {
+      impl.longest.prefetch(key);
+    }
+  }
+  std::size_t i = 0;
+  for (; i < length && i + 1 < keep; ++i) {  // orders 2 .. N-1
+    const MiddleEntry* e = impl.middle[i + 2].find(keys[i]);
     if (e == nullptr) break;
     any_length = i + 2;
-    if (i + 1 < keep) {
-      out.words[i + 1] = in.words[i];
-      out.backoffs[i + 1] = e->backoff;
-    }
-    if (!is_blank(*e)) {
+    out.words[i + 1] = in.words[i];
+    out.backoffs[i + 1] = e->backoff;
+    if (!is_blank(e->prob)) {
       prob = e->prob;
       real_length = i + 2;
     }
   }
-  for (std::size_t m = real_length; m <= in.length; ++m) prob += in.backoffs[m - 1];
+  if (i == keep - 1 && i < length) {  // every lower order matched: the highest order
+    if (const LongestEntry* e = impl.longest.find(keys[i]); e != nullptr) {
+      any_length = i + 2;
+      prob = e->prob;
+      real_length = i + 2;
+    }
+  }
+  for (std::size_t m = real_length; m <= length; ++m) prob += in.backoffs[m - 1];
   out.length = std::min(any_length, keep);
   return {prob, static_cast<unsigned>(any_length)};
 }
