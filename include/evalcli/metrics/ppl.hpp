@@ -51,6 +51,16 @@ class NgramModel {
 
   // KenLM's vocabulary id: <unk>=0, others by first appearance in \1-grams.
   WordId index(std::string_view word) const;
+  // index() of every word, appended to `out` (the look-ups overlap their cache misses).
+  void index_all(std::span<const std::string_view> words, std::vector<WordId>& out) const;
+  // Hash keys of the n-grams that end with words.back() and extend to the left
+  // over the words before it (at most order()-1 of them): keys[i] is the key of
+  // the (i+2)-gram. Their table slots are prefetched, so that a score() of
+  // that word a little later finds them in the cache.
+  struct NgramKeys {
+    std::uint64_t keys[kMaxOrder];
+  };
+  void prepare(std::span<const WordId> words, NgramKeys& keys) const;
   WordId begin_sentence() const { return begin_sentence_; }
   WordId end_sentence() const { return end_sentence_; }
 
@@ -70,6 +80,8 @@ class NgramModel {
   State begin_sentence_state() const;  // (<s>)
   State null_context_state() const { return {}; }
   WordScore score(const State& in, WordId word, State& out) const;
+  // The same with the keys from prepare() over the words of `in` then `word`.
+  WordScore score(const State& in, WordId word, const NgramKeys& keys, State& out) const;
 
   class Impl;
 

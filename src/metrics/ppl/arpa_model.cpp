@@ -165,11 +165,13 @@ struct Weights {
 class Vocabulary {
  public:
   void reserve(std::size_t count) { table_.reserve(count); }
-  std::optional<WordId> find(std::string_view word) const {
-    const VocabEntry* e = table_.find(hash_word(word));
+  std::optional<WordId> find(std::string_view word) const { return find_hash(hash_word(word)); }
+  std::optional<WordId> find_hash(std::uint64_t hash) const {
+    const VocabEntry* e = table_.find(hash);
     if (e == nullptr) return std::nullopt;
     return e->id;
   }
+  void prefetch(std::uint64_t hash) const { table_.prefetch(hash); }
   // Adds `word` (which must be absent).
   void insert(std::string_view word, WordId id) {
     bool inserted;
@@ -692,6 +694,36 @@ WordId NgramModel::index(std::string_view word) const {
   return impl_->vocab.find(word).value_or(kUnknownWord);
 }
 
+void NgramModel::index_all(std::span<const std::string_view> words, std::vector<WordId>& out) const {
+  const Vocabulary& vocab = impl_->vocab;
+  std::uint64_t hashes[32];
+  for (std::size_t begin = 0; begin < words.size(); begin += 32) {
+    const std::size_t n = std::min<std::size_t>(32, words.size() - begin);
+    for (std::size_t i = 0; i < n; ++i) {
+      hashes[i] = hash_word(words[begin + i]);
+      vocab.prefetch(hashes[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) out.push_back(vocab.find_hash(hashes[i]).value_or(kUnknownWord));
+  }
+}
+
+void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys) const {
+  const Impl& impl = *impl_;
+  if (words.empty()) return;
+  const std::size_t history = std::min(words.size() - 1, static_cast<std::size_t>(impl.order - 1));
+  const WordId* last = words.data() + words.size() - 1;
+  std::uint64_t key = start_key(*last);
+  for (std::size_t i = 0; i < history; ++i) {
+    key = fold(key, last[-1 - static_cast<std::ptrdiff_t>(i)]);
+    keys.keys[i] = key;
+    if (static_cast<int>(i) + 2 < impl.order) {
+      impl.middle[i + 2].prefetch(key);
+    } else {
+      impl.longest.prefetch(key);
+    }
+  }
+}
+
 WordScore NgramModel::score(std::span<const WordId> history, WordId word) const {
   const Impl& impl = *impl_;
   const std::size_t k = std::min(history.size(), static_cast<std::size_t>(impl.order - 1));
@@ -736,6 +768,13 @@ NgramModel::State NgramModel::begin_sentence_state() const {
 }
 
 WordScore NgramModel::score(const State& in, WordId word, State& out) const {
+  NgramKeys keys;
+  std::uint64_t key = start_key(word);
+  for (std::size_t i = 0; i < in.length; ++i) keys.keys[i] = key = fold(key, in.words[i]);
+  return score(in, word, keys, out);
+}
+
+WordScore NgramModel::score(const State& in, WordId word, const NgramKeys& ngram_keys, State& out) const {
   const Impl& impl = *impl_;
   const std::size_t keep = static_cast<std::size_t>(impl.order - 1);
   const Weights& unigram = impl.unigrams[word];
@@ -746,20 +785,8 @@ WordScore NgramModel::score(const State& in, WordId word, State& out) const {
   out.backoffs[0] = unigram.backoff;
   // Only n-grams whose context is in the state can exist (every n-gram's
   // context is an n-gram, blanks included), so the walk stops at in.length.
-  // All keys first, with their slots prefetched, so the cache misses of the
-  // (large) tables overlap instead of following one another.
   const std::size_t length = in.length;
-  std::uint64_t keys[kMaxOrder];
-  std::uint64_t key = start_key(word);
-  for (std::size_t i = 0; i < length; ++i) {
-    key = fold(key, in.words[i]);
-    keys[i] = key;
-    if (i + 1 < keep) {
-      impl.middle[i + 2].prefetch(key);
-    } else {
-      impl.longest.prefetch(key);
-    }
-  }
+  const std::uint64_t* keys = ngram_keys.keys;
   std::size_t i = 0;
   for (; i < length && i + 1 < keep; ++i) {  // orders 2 .. N-1
     const MiddleEntry* e = impl.middle[i + 2].find(keys[i]);

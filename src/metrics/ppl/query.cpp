@@ -34,28 +34,43 @@ void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& ou
 LineScore score_line(const NgramModel& model, std::span<const std::string_view> tokens, ContextMode mode,
                      std::vector<ScoredWord>* words, bool score_end) {
   LineScore line;
+  // The line's word ids, with <s> before and </s> after in sentence mode: all
+  // vocabulary look-ups first, and the n-grams of the next word are prefetched
+  // while the current one is scored (their cache misses overlap).
+  thread_local std::vector<WordId> ids;
+  ids.clear();
+  const bool sentence = mode == ContextMode::sentence;
+  const bool with_end = sentence && score_end;
+  if (sentence) ids.push_back(model.begin_sentence());
+  const std::size_t first = ids.size();
+  model.index_all(tokens, ids);
+  if (with_end) ids.push_back(model.end_sentence());
   // Two states used in turn (a State is a few hundred bytes: not copied per word).
   NgramModel::State states[2];
-  states[0] = mode == ContextMode::sentence ? model.begin_sentence_state() : model.null_context_state();
+  states[0] = sentence ? model.begin_sentence_state() : model.null_context_state();
   int current = 0;
-  const auto score_word = [&](std::string_view surface, WordId id) {
-    const WordScore score = model.score(states[current], id, states[current ^ 1]);
+  const std::span<const WordId> all(ids);
+  // Keys of the word being scored and of the next one (prefetched a word ahead).
+  NgramModel::NgramKeys keys[2];
+  if (first < ids.size()) model.prepare(all.first(first + 1), keys[0]);
+  for (std::size_t j = first; j < ids.size(); ++j) {
+    const int now = static_cast<int>((j - first) & 1);
+    if (j + 1 < ids.size()) model.prepare(all.first(j + 2), keys[now ^ 1]);
+    const WordId id = ids[j];
+    const WordScore score = model.score(states[current], id, keys[now], states[current ^ 1]);
     current ^= 1;
     line.total += score.log10_prob;
     ++line.stats.tokens;
-    if (words != nullptr) words->push_back({surface, id, score});
-    return score;
-  };
-  for (const std::string_view token : tokens) {
-    const WordId id = model.index(token);
-    const WordScore score = score_word(token, id);
-    ++line.stats.words;
-    if (id == kUnknownWord) {
-      ++line.oovs;
-      line.stats.oov_log10_total += static_cast<double>(score.log10_prob);
+    const bool is_end = with_end && j + 1 == ids.size();
+    if (words != nullptr) words->push_back({is_end ? std::string_view("</s>") : tokens[j - first], id, score});
+    if (!is_end) {
+      ++line.stats.words;
+      if (id == kUnknownWord) {
+        ++line.oovs;
+        line.stats.oov_log10_total += static_cast<double>(score.log10_prob);
+      }
     }
   }
-  if (mode == ContextMode::sentence && score_end) score_word("</s>", model.end_sentence());
   line.stats.oovs = line.oovs;
   line.stats.lines = 1;
   line.stats.log10_total = static_cast<double>(line.total);
