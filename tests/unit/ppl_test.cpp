@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "evalcli/core/error.hpp"
@@ -409,4 +410,42 @@ TEST_CASE("state-carrying scorer equals the textbook back-off formula", "[ppl][b
     }
   }
   CHECK(compared == 2499);  // the golden's token count for this text
+}
+
+// The ARPA loader's fast float32 path (Clinger's double fast path, then double
+// -> float, with the double-rounding case sent to std::from_chars) must give
+// exactly what strtof gives, for every shape of number an ARPA file holds.
+TEST_CASE("ARPA numbers parse exactly as strtof (fast path and its fallbacks)", "[ppl][arpa]") {
+  std::mt19937_64 rng(20261129);
+  std::uniform_real_distribution<float> magnitude(0.0f, 99.0f);
+  std::vector<std::string> numbers = {"-0", "-0.0", "0", "-.5", "-5.", "-1e-05", "-1.5E+01", "-2e0", "-0.000012345",
+                                      "-99", "-1.0000000000000000000001", "-12345678901234567890", "-1e-30", "-7e22",
+                                      "-3.4028235e38", "-1.17549435e-38", "-4.6000004", "-0.30103"};
+  for (int i = 0; i < 3000; ++i) {
+    const float value = -magnitude(rng);
+    const int digits = 1 + i % 9;
+    numbers.push_back(fmt::format("{:.{}g}", value, digits));
+    // A 17-digit decimal next to the midpoint between two floats: rounds to that
+    // midpoint in double, but must round to the float on its own side.
+    const float next = std::nextafter(value, -100.0f);
+    const double midpoint = (static_cast<double>(value) + static_cast<double>(next)) / 2;
+    numbers.push_back(fmt::format("{:.17g}", midpoint));
+    numbers.push_back(fmt::format("{:.16e}", midpoint));
+  }
+  std::string arpa = fmt::format("\\data\\\nngram 1={}\nngram 2=1\n\n\\1-grams:\n-1\t<unk>\n-1\t<s>\t0\n-1\t</s>\n-1\tz\n",
+                                 numbers.size() + 4);
+  // word wI has probability numbers[I] and back-off numbers[size-1-I]
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    arpa += fmt::format("{}\tw{}\t{}\n", numbers[i], i, numbers[numbers.size() - 1 - i]);
+  }
+  arpa += "\n\\2-grams:\n-0.5\t<s> z\n\n\\end\\\n";
+  const auto model = load_text(arpa);
+  const ppl::WordId z = model->index("z");
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const ppl::WordId id = model->index(fmt::format("w{}", i));
+    INFO(numbers[i] << " / back-off " << numbers[numbers.size() - 1 - i]);
+    CHECK(model->score(std::vector<ppl::WordId>{}, id).log10_prob == f(numbers[i].c_str()));
+    // p(z | wI) backs off: p(z) + back-off(wI), in float32.
+    CHECK(model->score(std::vector<ppl::WordId>{id}, z).log10_prob == -1.0f + f(numbers[numbers.size() - 1 - i].c_str()));
+  }
 }
