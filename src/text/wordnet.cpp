@@ -103,7 +103,13 @@ std::string_view line_at(std::string_view file, std::size_t start) {
   return file.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
 }
 
-std::string_view first_field(std::string_view line) { return line.substr(0, line.find(' ')); }
+// The first field of the line starting at `start`, without finding the line's
+// end first (index lines are long; a binary search only needs the lemma).
+std::string_view key_at(std::string_view file, std::size_t start) {
+  std::size_t end = start;
+  while (end < file.size() && file[end] != ' ' && file[end] != '\n') ++end;
+  return file.substr(start, end - start);
+}
 
 // NLTK's MORPHOLOGICAL_SUBSTITUTIONS, per part of speech.
 struct Substitution {
@@ -138,11 +144,10 @@ struct WordNet::Impl {
     const std::string_view text = f.index->view();
     auto it = std::lower_bound(f.line_starts.begin(), f.line_starts.end(), lemma,
                                [&](std::uint32_t start, std::string_view key) {
-                                 return first_field(line_at(text, start)) < key;
+                                 return key_at(text, start) < key;
                                });
     if (it == f.line_starts.end()) return {};
-    const std::string_view line = line_at(text, *it);
-    return first_field(line) == lemma ? line : std::string_view{};
+    return key_at(text, *it) == lemma ? line_at(text, *it) : std::string_view{};
   }
 
   bool is_lemma(std::string_view form, Pos pos) const { return !index_line(form, pos).empty(); }
