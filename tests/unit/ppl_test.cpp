@@ -263,6 +263,14 @@ TEST_CASE("ARPA rejected forms name the line", "[ppl][arpa]") {
   CHECK_THAT(load_error("\\data\\\nngram 1=4\nngram 2=1\nngram 3=1\n\n\\1-grams:\n-1\t<s>\t-1\n-1\t</s>\n-1\ta\t-1\n"
                         "-1\tb\t-1\n\\2-grams:\n-1\ta b\t-1\n\\3-grams:\n-1\tb a b\n\\end\\\n"),
              Catch::Contains("The context of every 3-gram should appear as a 2-gram"));
+  // n-grams are parsed a batch at a time and inserted afterwards: the first
+  // error in file order still wins (the missing context on line 15, not the
+  // bad number on line 17), and errors name their own line.
+  const std::string three = "\\data\\\nngram 1=4\nngram 2=1\nngram 3=4\n\n\\1-grams:\n-1\t<s>\t-1\n-1\t</s>\n-1\ta\t-1\n"
+                            "-1\tb\t-1\n\\2-grams:\n-1\ta b\t-1\n\\3-grams:\n-1\ta b a\n";
+  CHECK_THAT(load_error(three + "-1\tb b a\n-1\ta b b\nx\ta b </s>\n\\end\\\n"),
+             Catch::Contains(":15: The context of every 3-gram should appear as a 2-gram"));
+  CHECK_THAT(load_error(three + "-1\ta b b\nx\ta b </s>\n\\end\\\n"), Catch::Contains(":16: Could not parse \"x\""));
 }
 
 TEST_CASE("ARPA without <unk>: -100 and a warning", "[ppl][arpa]") {
