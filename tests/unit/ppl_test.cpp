@@ -271,6 +271,10 @@ TEST_CASE("ARPA rejected forms name the line", "[ppl][arpa]") {
   CHECK_THAT(load_error(three + "-1\tb b a\n-1\ta b b\nx\ta b </s>\n\\end\\\n"),
              Catch::Contains(":15: The context of every 3-gram should appear as a 2-gram"));
   CHECK_THAT(load_error(three + "-1\ta b b\nx\ta b </s>\n\\end\\\n"), Catch::Contains(":16: Could not parse \"x\""));
+  // A header announcing far more entries than the file can hold is an input
+  // error at the end of the data, not an attempt to allocate for them.
+  CHECK_THAT(load_error("\\data\\\nngram 1=999999999999\nngram 2=1\n\n\\1-grams:\n-1\t<s>\n"),
+             Catch::Contains(":7: End of file while expecting a 1-gram entry"));
 }
 
 TEST_CASE("ARPA without <unk>: -100 and a warning", "[ppl][arpa]") {

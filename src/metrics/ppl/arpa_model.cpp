@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <ostream>
 #include <optional>
@@ -232,8 +233,10 @@ namespace {
 // Parses the ARPA text line by line, raising KenLM's errors with a line number.
 class ArpaParser {
  public:
-  ArpaParser(io::LineSplitter& lines, std::string name, NgramModel::Impl& model)
-      : lines_(lines), name_(std::move(name)), model_(model) {}
+  // `max_entries`: an upper bound of the entries the file can hold (from its
+  // size), so that a header announcing absurd counts costs no absurd allocation.
+  ArpaParser(io::LineSplitter& lines, std::string name, NgramModel::Impl& model, std::uint64_t max_entries)
+      : lines_(lines), name_(std::move(name)), model_(model), max_entries_(max_entries) {}
 
   std::vector<std::uint64_t> read_counts();
   void read_unigrams(std::uint64_t count, std::ostream* warnings, bool& has_unknown);
@@ -299,6 +302,7 @@ class ArpaParser {
   io::LineSplitter& lines_;
   std::string name_;
   NgramModel::Impl& model_;
+  std::uint64_t max_entries_;
   std::vector<WordId> ids_;
 };
 
@@ -466,9 +470,10 @@ float ArpaParser::read_backoff(std::string_view line, std::size_t pos, bool high
 
 void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool& has_unknown) {
   read_header(1);
-  model_.unigrams.reserve(count + 1);
+  const std::size_t expected = static_cast<std::size_t>(std::min(count, max_entries_));
+  model_.unigrams.reserve(expected + 1);
   model_.unigrams.push_back({0, 0});  // <unk>, filled below or by its entry
-  model_.vocab.reserve(count + 2);
+  model_.vocab.reserve(expected + 2);
   model_.vocab.insert("<unk>", kUnknownWord);
   model_.vocab.insert("<UNK>", kUnknownWord);
   has_unknown = false;
@@ -598,10 +603,11 @@ void ArpaParser::add_ngram(int n, bool highest, const PendingNgram& pending, con
 void ArpaParser::read_ngrams(int n, std::uint64_t count) {
   read_header(n);
   const bool highest = n == model_.order;
+  const std::size_t expected = static_cast<std::size_t>(std::min(count, max_entries_));
   if (highest) {
-    model_.longest.reserve(count);
+    model_.longest.reserve(expected);
   } else {
-    model_.middle[static_cast<std::size_t>(n)].reserve(count);
+    model_.middle[static_cast<std::size_t>(n)].reserve(expected);
   }
   constexpr std::size_t kBatch = 32;
   const std::size_t stride = static_cast<std::size_t>(n) + 1;
@@ -663,7 +669,15 @@ std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostre
   io::LineSplitter lines(source, std::size_t{1} << 18);
   std::unique_ptr<NgramModel> model(new NgramModel());
   Impl& impl = *model->impl_;
-  ArpaParser parser(lines, path, impl);
+  // An entry line has at least 4 bytes ("0\tw\n"); compressed files are
+  // allowed far more than gzip's maximum ratio (~1032:1). Only the initial
+  // sizes are capped: a table that fills up grows.
+  std::error_code size_error;
+  const std::uint64_t file_size = std::filesystem::file_size(path, size_error);
+  const std::uint64_t max_entries =
+      size_error ? std::numeric_limits<std::uint64_t>::max()
+                 : (source.compression() == io::Compression::none ? file_size : file_size * 1100) / 4 + 16;
+  ArpaParser parser(lines, path, impl, max_entries);
   model->counts_ = parser.read_counts();
   impl.order = static_cast<int>(model->counts_.size());
   if (impl.order < 2) {
