@@ -28,22 +28,23 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'
 echo "== rouge-score mode: rouge1/2/L/Lsum, stemming, TAB sentences, 11,490 pairs"
 read -r ours_cpu ours_kb < <(measure "$evalcli" rouge -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
     --stem --sentence-sep tab -f json)
-echo "evalcli:      cpu ${ours_cpu}s  rss ${ours_kb}KB"
+ours_r1=$(sed -n 's/^  "score": \(.*\),$/\1/p' "$work/out")
+echo "evalcli:      cpu ${ours_cpu}s  rss ${ours_kb}KB  (mean rouge1 F ${ours_r1})"
 read -r boot_cpu boot_kb < <(measure "$evalcli" rouge -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
     --stem --sentence-sep tab -f json --bootstrap 1000 --seed 42)
 echo "evalcli+boot: cpu ${boot_cpu}s  rss ${boot_kb}KB"
 if [[ -d "$rs_dir/rouge_score" ]]; then
   cat > "$work/rs.py" <<'PY'
-import sys
+import math, sys
 from rouge_score import rouge_scorer
 sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
 hyps = open(sys.argv[1]).read().splitlines(); refs = open(sys.argv[2]).read().splitlines()
 scores = [sc.score(r.replace("\t", "\n"), h.replace("\t", "\n")) for h, r in zip(hyps, refs)]
-print(sum(s["rouge1"].fmeasure for s in scores) / len(scores))
+print(repr(math.fsum(s["rouge1"].fmeasure for s in scores) / len(scores)))
 PY
   read -r rs_cpu rs_kb < <(PYTHONPATH="$rs_dir" measure /usr/bin/python3 "$work/rs.py" \
       "$summ/pointer-gen-cov.txt" "$summ/reference.txt")
-  echo "rouge-score:  cpu ${rs_cpu}s  rss ${rs_kb}KB  -> ratio $(ratio "$rs_cpu" "$ours_cpu")x"
+  echo "rouge-score:  cpu ${rs_cpu}s  rss ${rs_kb}KB  (mean rouge1 F $(cat "$work/out"))  -> ratio $(ratio "$rs_cpu" "$ours_cpu")x"
 else
   echo "rouge-score:  not found at $rs_dir (skipped)"
 fi
@@ -53,6 +54,7 @@ echo "== ROUGE-1.5.5 mode: $flags"
 read -r o155_cpu o155_kb < <(measure "$evalcli" rouge --compat rouge155 --rouge155-data "$data" \
     --rouge155-flags "$flags" --sentence-sep tab -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
     --rouge155-output)
+cp "$work/out" "$work/ours155"
 echo "evalcli:      cpu ${o155_cpu}s  rss ${o155_kb}KB"
 if [[ -f "$r155_dir/ROUGE-1.5.5.pl" ]]; then
   # One SPL file per line and side, pyrouge-style settings.xml with %06d IDs.
@@ -70,7 +72,8 @@ if [[ -f "$r155_dir/ROUGE-1.5.5.pl" ]]; then
     echo '</ROUGE-EVAL>'
   } > "$work/settings.xml"
   read -r p_cpu p_kb < <(measure perl "$r155_dir/ROUGE-1.5.5.pl" -e "$r155_dir/data" $flags "$work/settings.xml")
-  echo "ROUGE-1.5.5:  cpu ${p_cpu}s  rss ${p_kb}KB  -> ratio $(ratio "$p_cpu" "$o155_cpu")x"
+  same=$(cmp -s "$work/out" "$work/ours155" && echo "report byte-identical to evalcli's" || echo "REPORT DIFFERS from evalcli's")
+  echo "ROUGE-1.5.5:  cpu ${p_cpu}s  rss ${p_kb}KB  ($same)  -> ratio $(ratio "$p_cpu" "$o155_cpu")x"
 else
   echo "ROUGE-1.5.5:  not found at $r155_dir (skipped)"
 fi

@@ -76,6 +76,67 @@ TEST_CASE("rouge n-grams, LCS and union LCS on small cases", "[rouge]") {
   CHECK(union_lcs_hits({{1, 1}, {1}}, {{1}}) == 1);
 }
 
+// The quadratic DP both reference tools run, as the oracle for the fast paths.
+static std::size_t reference_lcs(const TokenIds& a, const TokenIds& b) {
+  std::vector<std::vector<std::size_t>> t(a.size() + 1, std::vector<std::size_t>(b.size() + 1, 0));
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      t[i][j] = a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+    }
+  }
+  return t[a.size()][b.size()];
+}
+
+TEST_CASE("rouge fast paths (bit-parallel LCS, flat n-gram counts) equal the plain algorithms", "[rouge]") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 300; ++round) {
+    const int alphabet = 1 + static_cast<int>(rng() % 12);
+    // Lengths across the 64-bit word boundaries of the bit-parallel LCS.
+    auto sequence = [&] {
+      TokenIds s(rng() % 200);
+      for (int& t : s) t = static_cast<int>(rng() % static_cast<unsigned>(alphabet));
+      return s;
+    };
+    const TokenIds a = sequence(), b = sequence();
+    CHECK(lcs_length(a, b) == reference_lcs(a, b));
+    for (int n = 1; n <= 3; ++n) {
+      CHECK(ngram_overlap(a, b, n, static_cast<std::size_t>(alphabet)) == ngram_overlap(a, b, n));
+    }
+  }
+  // Ids far apart (no flat mask table) and negative ids take the DP.
+  CHECK(lcs_length({5, 100000000, 7}, {100000000, 7}) == 2);
+  CHECK(lcs_length({-1, 2}, {-1, 3, 2}) == 2);
+}
+
+TEST_CASE("rouge token vocabulary: interning, growth, stem memo per owner", "[rouge]") {
+  TokenVocabulary v;
+  std::vector<int> ids;
+  for (int i = 0; i < 5000; ++i) ids.push_back(v.intern("w" + std::to_string(i)));
+  for (int i = 0; i < 5000; ++i) {
+    CHECK(v.intern("w" + std::to_string(i)) == ids[static_cast<std::size_t>(i)]);
+    CHECK(v.text(ids[static_cast<std::size_t>(i)]) == "w" + std::to_string(i));
+  }
+  CHECK(v.size() == 5000);
+  const auto owner_a = TokenVocabulary::next_owner_id(), owner_b = TokenVocabulary::next_owner_id();
+  CHECK(owner_a != owner_b);
+  const int running = v.intern("running");
+  const int stem = v.stemmed(running, owner_a, [](std::string_view w) { return std::string(w.substr(0, 3)); });
+  CHECK(v.text(stem) == "run");
+  // Another owner (another metric object) never sees the first memo.
+  const int other = v.stemmed(running, owner_b, [](std::string_view w) { return std::string(w) + "!"; });
+  CHECK(v.text(other) == "running!");
+}
+
+TEST_CASE("rouge-score ids: the two non-ASCII characters Python lowercases into ASCII", "[rouge]") {
+  const auto m = metric();
+  // U+0130 -> "i" + U+0307 (a separator), U+212A -> "k": as rouge_score_tokenize.
+  const auto s = m.score_pair(U"i stanbul kelvin", U"\u0130stanbul \u212Aelvin");
+  CHECK(s[0].fmeasure == 1.0);
+  CHECK(s[1].fmeasure == 1.0);
+  const auto cjk = m.score_pair(U"na ve", U"na\u00efve \u53cc");
+  CHECK(cjk[0].fmeasure == 1.0);
+}
+
 TEST_CASE("rouge-score pair scores: empty, identical, one token, punctuation only", "[rouge]") {
   const auto m = metric();
   const auto identical = m.score_pair(U"the cat sat", U"the cat sat");

@@ -12,11 +12,14 @@
 // One Metric object per mode carries every requested ROUGE type as its
 // statistics, because the corpus numbers of all types come from the same
 // per-pair tokenization (tokenize once, score many).
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -38,8 +41,76 @@ RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterSte
 // Tokens as integer ids (equal ids = equal tokens) for the algorithms below.
 using TokenIds = std::vector<int>;
 
+// Distinct token strings -> dense ids, with each id's stem memoised, so a
+// word is hashed once per occurrence and stemmed once per run (hot path of
+// both modes). Not thread-safe: use one per thread.
+class TokenVocabulary {
+ public:
+  int intern(std::string_view token);
+  std::string_view text(int id) const;
+  // Id of stem(text(id)), computed once per id for the stemming function
+  // of `owner` (a number unique to the metric object, see next_owner_id();
+  // another owner starts a fresh memo).
+  template <class Stem>
+  int stemmed(int id, std::uint64_t owner, const Stem& stem) {
+    if (owner != memo_owner_) {
+      std::fill(stems_.begin(), stems_.end(), -1);
+      memo_owner_ = owner;
+    }
+    const auto i = static_cast<std::size_t>(id);
+    if (stems_[i] < 0) {
+      const int stem_id = intern(stem(text(id)));
+      stems_[i] = stem_id;
+    }
+    return stems_[i];
+  }
+  std::size_t size() const { return offsets_.size(); }
+  // A process-wide unique number for a stemming function's owner.
+  static std::uint64_t next_owner_id();
+
+ private:
+  void grow_slots();
+  std::string arena_;
+  std::vector<std::uint32_t> offsets_, lengths_;
+  std::vector<std::uint64_t> hashes_;
+  std::vector<std::uint64_t> slots_;  // open addressing: hash tag | (id + 1), 0 = empty
+  std::vector<int> stems_;  // -1 = not computed
+  std::uint64_t memo_owner_ = 0;
+};
+
+// Global ids -> small dense ids 0..size()-1 for the tokens of one pair, so
+// counts live in flat arrays indexed by id.
+class LocalIds {
+ public:
+  void reset() {
+    ++generation_;
+    size_ = 0;
+  }
+  int operator()(int global) {
+    const auto g = static_cast<std::size_t>(global);
+    if (g >= stamp_.size()) {
+      stamp_.resize(std::max(g + 1, 2 * stamp_.size()), 0);
+      local_.resize(stamp_.size(), 0);
+    }
+    if (stamp_[g] != generation_) {
+      stamp_[g] = generation_;
+      local_[g] = size_++;
+    }
+    return local_[g];
+  }
+  int size() const { return size_; }
+
+ private:
+  std::vector<unsigned> stamp_;
+  std::vector<int> local_;
+  unsigned generation_ = 0;
+  int size_ = 0;
+};
+
 // Overlap of n-grams: sum over distinct n-grams of min(count a, count b).
 long ngram_overlap(const TokenIds& a, const TokenIds& b, int n);
+// The same when every id is below `vocabulary` (flat count arrays for n <= 2).
+long ngram_overlap(const TokenIds& a, const TokenIds& b, int n, std::size_t vocabulary);
 // Plain LCS length, linear memory.
 std::size_t lcs_length(const TokenIds& a, const TokenIds& b);
 // Marks in `mask` (size of `model`) the model positions on the LCS path that
@@ -101,11 +172,14 @@ class RougeScoreMetric : public Metric {
  private:
   std::vector<RougeTokens> sentences(std::u32string_view text) const;
   RougeTokens tokenize(std::u32string_view text) const;
+  // tokenize() as ids of `vocabulary`, appended to `out`.
+  void token_ids(std::u32string_view text, TokenVocabulary& vocabulary, TokenIds& out) const;
 
   RougeScoreOptions options_;
   std::unique_ptr<text::PorterStemmer> stemmer_;
   std::unique_ptr<TextPipeline> pipeline_;  // normalizers (+ tokenizer if chosen)
   bool pipeline_tokenizer_ = false;
+  std::uint64_t stem_owner_ = TokenVocabulary::next_owner_id();
   mutable std::atomic<std::size_t> chars_seen_{0};
   mutable std::atomic<std::size_t> non_ascii_seen_{0};
 };
@@ -171,14 +245,17 @@ class Rouge155Metric : public Metric {
   const std::vector<Rouge155Measure>& measures() const { return measures_; }
   const Rouge155Options& options() const { return options_; }
 
- private:
+  // -m: the WordNet exception's base form, else the original Porter stem.
   std::string morph_stem(const std::string& token) const;
+
+ private:
 
   Rouge155Options options_;
   std::vector<Rouge155Measure> measures_;
   double weight_ = 1.2;
   std::unordered_set<std::string> stopwords_;
   std::unordered_map<std::string, std::string> exceptions_;
+  std::uint64_t stem_owner_ = TokenVocabulary::next_owner_id();  // memo of morph_stem per token id
   text::PorterStemmer stemmer_{text::PorterVariant::rouge155};
   std::unique_ptr<TextPipeline> pipeline_;
   bool pipeline_tokenizer_ = false;

@@ -2,6 +2,7 @@
 // per-document number is the 5-decimal string the Perl script computes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -165,6 +166,69 @@ long clipped_hits(const Counts& model, const Counts& peer) {
   return hits;
 }
 
+// Visits the grams of `tokens` as dense keys over the document's vocabulary
+// size V: a*V+b for bigrams and skip-bigrams, V*V+a for unigrams. Same loops
+// as pair_counts (incl. ROUGE-SU's unigram loop stopping before the last token).
+template <class Visit>
+void for_each_pair_key(const TokenIds& tokens, int n, int skip, bool unigrams, bool skip_bigrams, std::size_t V,
+                       Visit visit) {
+  const long length = static_cast<long>(tokens.size());
+  const std::size_t unigram_base = V * V;
+  auto at = [&](long i) { return static_cast<std::size_t>(tokens[static_cast<std::size_t>(i)]); };
+  if (!skip_bigrams) {
+    for (long i = 0; i + n <= length; ++i) visit(n == 1 ? unigram_base + at(i) : at(i) * V + at(i + 1));
+    return;
+  }
+  for (long i = 0; i < length - 1; ++i) {
+    if (unigrams) visit(unigram_base + at(i));
+    const std::size_t row = at(i) * V;
+    const long last = skip < 0 ? length - 1 : std::min(length - 1, i + skip + 1);
+    for (long j = i + 1; j <= last; ++j) visit(row + at(j));
+  }
+}
+
+// Largest dense table (V*V+V ints) used before falling back to hashing.
+constexpr std::size_t kDenseGramCells = std::size_t{1} << 22;
+
+// Clipped hits of a peer against each model with a dense count table: the
+// peer's grams are counted once; a model's gram is a hit while the peer has
+// an unused copy left (sum over grams of min(model, peer) counts).
+struct DensePairScorer {
+  std::vector<int> table;  // all zero between documents
+  std::vector<std::size_t> consumed;
+
+  template <class Enumerate>
+  long count_peer(Enumerate grams, std::size_t cells) {
+    if (table.size() < cells) table.resize(cells, 0);
+    long total = 0;
+    grams([&](std::size_t key) {
+      ++table[key];
+      ++total;
+    });
+    return total;
+  }
+  template <class Enumerate>
+  long hits_of_model(Enumerate grams, long& model_total) {
+    consumed.clear();
+    long hits = 0;
+    model_total = 0;
+    grams([&](std::size_t key) {
+      ++model_total;
+      if (table[key] > 0) {
+        --table[key];
+        ++hits;
+        consumed.push_back(key);
+      }
+    });
+    for (std::size_t key : consumed) ++table[key];
+    return hits;
+  }
+  template <class Enumerate>
+  void clear_peer(Enumerate grams) {
+    grams([&](std::size_t key) { table[key] = 0; });
+  }
+};
+
 }  // namespace
 
 // One side (peer or a model) of a document, tokenized both ways ROUGE reads it.
@@ -292,8 +356,10 @@ namespace {
 struct Reader {
   const Rouge155Options& o;
   const std::unordered_set<std::string>& stopwords;
-  std::function<std::string(const std::string&)> stem;
-  std::unordered_map<std::string, int>& ids;
+  const Rouge155Metric& metric;
+  std::uint64_t stem_owner;
+  TokenVocabulary& vocabulary;
+  LocalIds& ids;
 
   // createNGram / tokenizeText: stop words, first-character filter, stemming.
   TokenIds tokens_of(const std::vector<std::string>& words) const {
@@ -302,8 +368,11 @@ struct Reader {
       if (o.stopwords && stopwords.count(w) != 0) continue;
       const char c = w[0];
       if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '$')) continue;
-      const std::string token = o.stem && w.size() > 3 ? stem(w) : w;
-      out.push_back(ids.try_emplace(token, static_cast<int>(ids.size())).first->second);
+      int id = vocabulary.intern(w);
+      if (o.stem && w.size() > 3) {
+        id = vocabulary.stemmed(id, stem_owner, [this](std::string_view t) { return metric.morph_stem(std::string(t)); });
+      }
+      out.push_back(ids(id));
     }
     return out;
   }
@@ -421,8 +490,11 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
     return sentences;
   };
 
-  std::unordered_map<std::string, int> ids;
-  Reader reader{o, stopwords_, [this](const std::string& t) { return morph_stem(t); }, ids};
+  thread_local TokenVocabulary vocabulary;
+  thread_local LocalIds ids;
+  if (vocabulary.size() > (std::size_t{1} << 24)) vocabulary = TokenVocabulary();  // bound memory
+  ids.reset();
+  Reader reader{o, stopwords_, *this, stem_owner_, vocabulary, ids};
   const bool need_sentences = o.lcs || o.wlcs_weight.has_value();
   auto read_side = [&](std::u32string_view line) {
     const auto sentences = spl(line);
@@ -434,10 +506,10 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
   const Side peer = read_side(hyp);
   std::vector<Side> models;
   for (const auto& ref : refs) models.push_back(read_side(ref));
-  const int vocabulary = static_cast<int>(ids.size());
+  const int vocabulary_size = ids.size();
 
   auto unigram_counts = [&](const TokenIds& tokens) {
-    std::vector<int> counts(static_cast<std::size_t>(vocabulary), 0);
+    std::vector<int> counts(static_cast<std::size_t>(vocabulary_size), 0);
     for (int t : tokens) ++counts[t];
     return counts;
   };
@@ -475,7 +547,24 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
                   recall);
         }
       };
-      if (skip || measure.n <= 2) {
+      const std::size_t V = static_cast<std::size_t>(vocabulary_size);
+      if ((skip || measure.n <= 2) && V * V + V <= kDenseGramCells) {
+        thread_local DensePairScorer dense;
+        auto grams_of = [&](const TokenIds& tokens) {
+          return [&, tokens_ptr = &tokens](auto visit) {
+            for_each_pair_key(*tokens_ptr, measure.n, d, measure.unigrams, skip, V, visit);
+          };
+        };
+        peer_total = dense.count_peer(grams_of(peer.tokens), V * V + V);
+        for (const auto& model : models) {
+          long model_total = 0;
+          const long hit = dense.hits_of_model(grams_of(model.tokens), model_total);
+          const double recall = model_total != 0 ? rounded5(static_cast<double>(hit) / model_total) : 0.0;
+          combine({static_cast<double>(model_total), static_cast<double>(peer_total), static_cast<double>(hit)},
+                  recall);
+        }
+        dense.clear_peer(grams_of(peer.tokens));
+      } else if (skip || measure.n <= 2) {
         score_models([&](const TokenIds& tokens, long& total) {
           return pair_counts(tokens, measure.n, d, measure.unigrams, skip, total);
         });

@@ -2,6 +2,7 @@
 // the LCS path marking both reference tools use, and union-LCS hits.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 
@@ -90,7 +91,9 @@ void mark_path(const TokenIds& model, const TokenIds& peer, const Step& step, st
   const std::size_t width = n + 1;
   constexpr std::size_t kFullTableCells = std::size_t{1} << 20;
   if ((m + 1) * width <= kFullTableCells) {
-    std::vector<Cell> table((m + 1) * width);
+    thread_local std::vector<Cell> table;  // reused: every cell read is written first
+    if (table.size() < (m + 1) * width) table.resize((m + 1) * width);
+    std::fill_n(table.begin(), width, Cell{});
     for (std::size_t i = 1; i <= m; ++i) compute_row(&table[(i - 1) * width], &table[i * width], model[i - 1], peer, step);
     std::size_t i = m, j = n;
     backtrack<Cell>(model, peer, i, j, 0, [&](std::size_t r) { return &table[r * width]; }, mask);
@@ -132,8 +135,86 @@ long ngram_overlap(const TokenIds& a, const TokenIds& b, int n) {
   return overlap;
 }
 
+long ngram_overlap(const TokenIds& a, const TokenIds& b, int n, std::size_t vocabulary) {
+  // Flat count arrays indexed by id (n = 1) or id pair (n = 2); they are
+  // zero between calls (entries touched are reset at the end).
+  constexpr std::size_t kMaxCells = std::size_t{1} << 22;
+  const std::size_t cells = n == 1 ? vocabulary : vocabulary * vocabulary;
+  if (n > 2 || cells > kMaxCells) return ngram_overlap(a, b, n);
+  thread_local std::vector<int> counts;
+  if (counts.size() < cells) counts.resize(cells, 0);
+  auto key = [&](const TokenIds& t, std::size_t i) {
+    const auto first = static_cast<std::size_t>(t[i]);
+    return n == 1 ? first : first * vocabulary + static_cast<std::size_t>(t[i + 1]);
+  };
+  const std::size_t grams_a = a.size() >= static_cast<std::size_t>(n) ? a.size() - n + 1 : 0;
+  const std::size_t grams_b = b.size() >= static_cast<std::size_t>(n) ? b.size() - n + 1 : 0;
+  for (std::size_t i = 0; i < grams_a; ++i) ++counts[key(a, i)];
+  long overlap = 0;
+  // Each gram of b is a hit while a still has an unused copy of it.
+  for (std::size_t i = 0; i < grams_b; ++i) {
+    int& c = counts[key(b, i)];
+    if (c > 0) {
+      --c;
+      ++overlap;
+    }
+  }
+  for (std::size_t i = 0; i < grams_a; ++i) counts[key(a, i)] = 0;
+  return overlap;
+}
+
+namespace {
+
+// Bit-parallel LCS length (Crochemore et al. 2001): bit j of V is 0 where
+// the LCS grows along the shorter sequence; per token of the longer one
+// V' = (V + (V & M)) | (V & ~M), M = positions of that token. Needs ids
+// below `alphabet` (match masks are a flat table).
+std::size_t lcs_length_bits(const TokenIds& shorter, const TokenIds& longer, std::size_t alphabet) {
+  const std::size_t words = (shorter.size() + 63) / 64;
+  thread_local std::vector<std::uint64_t> masks;
+  if (masks.size() < alphabet * words) masks.resize(alphabet * words, 0);
+  for (std::size_t j = 0; j < shorter.size(); ++j) {
+    masks[static_cast<std::size_t>(shorter[j]) * words + j / 64] |= std::uint64_t{1} << (j % 64);
+  }
+  thread_local std::vector<std::uint64_t> v;
+  v.assign(words, ~std::uint64_t{0});
+  for (int token : longer) {
+    const std::uint64_t* m = &masks[static_cast<std::size_t>(token) * words];
+    std::uint64_t carry = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+      const std::uint64_t u = v[w] & m[w];
+      const std::uint64_t sum = v[w] + u + carry;
+      carry = (sum < v[w] || (carry != 0 && sum == v[w])) ? 1 : 0;
+      v[w] = sum | (v[w] & ~m[w]);
+    }
+  }
+  std::size_t zeros = 0;
+  for (std::size_t j = 0; j < shorter.size(); ++j) zeros += (v[j / 64] >> (j % 64) & 1) == 0 ? 1 : 0;
+  for (int token : shorter) {
+    std::fill_n(masks.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(token) * words),
+                static_cast<std::ptrdiff_t>(words), 0);
+  }
+  return zeros;
+}
+
+}  // namespace
+
 std::size_t lcs_length(const TokenIds& a, const TokenIds& b) {
   if (a.empty() || b.empty()) return 0;
+  {
+    const TokenIds& shorter = a.size() < b.size() ? a : b;
+    const TokenIds& longer = a.size() < b.size() ? b : a;
+    int lowest = 0, highest = 0;
+    for (const auto* side : {&a, &b}) {
+      for (int t : *side) {
+        lowest = std::min(lowest, t);
+        highest = std::max(highest, t);
+      }
+    }
+    const std::size_t words = (shorter.size() + 63) / 64;
+    const auto alphabet = static_cast<std::size_t>(highest) + 1;
+    if (lowest >= 0 && alphabet * words <= (std::size_t{1} << 22)) return lcs_length_bits(shorter, longer, alphabet);
+  }
   const TokenIds& shorter = a.size() < b.size() ? a : b;
   const TokenIds& longer = a.size() < b.size() ? b : a;
   std::vector<int> row(shorter.size() + 1, 0);

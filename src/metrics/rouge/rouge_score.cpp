@@ -37,26 +37,6 @@ PRF make_prf(double hits, double hyp_count, double ref_count) {
   return s;
 }
 
-// Dense integer ids for the tokens of one pair.
-class Interner {
- public:
-  TokenIds ids(const RougeTokens& tokens) {
-    TokenIds out;
-    out.reserve(tokens.size());
-    for (const auto& t : tokens) out.push_back(map_.try_emplace(t, static_cast<int>(map_.size())).first->second);
-    return out;
-  }
-
- private:
-  std::unordered_map<std::string, int> map_;
-};
-
-TokenIds concat(const std::vector<TokenIds>& sentences) {
-  TokenIds all;
-  for (const auto& s : sentences) all.insert(all.end(), s.begin(), s.end());
-  return all;
-}
-
 }  // namespace
 
 RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterStemmer* stemmer) {
@@ -163,6 +143,60 @@ std::vector<RougeTokens> RougeScoreMetric::sentences(std::u32string_view text) c
   return out;
 }
 
+void RougeScoreMetric::token_ids(std::u32string_view text, TokenVocabulary& vocabulary, TokenIds& out) const {
+  if (pipeline_tokenizer_ || pipeline_->has_normalizers()) {
+    for (const auto& token : tokenize(text)) out.push_back(vocabulary.intern(token));
+    return;
+  }
+  // rouge_score_tokenize straight to ids, no string per token. Python's
+  // lower() maps only two non-ASCII characters to [a-z0-9]: U+0130 to "i"
+  // + U+0307 (a separator) and U+212A to "k"; every other one separates.
+  char token[64];
+  std::string long_token;
+  std::size_t length = 0;
+  auto flush = [&] {
+    if (length == 0) return;
+    const std::string_view word =
+        length <= sizeof token ? std::string_view(token, length) : std::string_view(long_token);
+    int id = vocabulary.intern(word);
+    if (stemmer_ != nullptr && length > 3) {
+      id = vocabulary.stemmed(id, stem_owner_, [this](std::string_view w) { return stemmer_->stem(w); });
+    }
+    out.push_back(id);
+    length = 0;
+  };
+  auto append = [&](char b) {
+    if (length < sizeof token) {
+      token[length] = b;
+    } else {
+      if (length == sizeof token) long_token.assign(token, length);
+      long_token.push_back(b);
+    }
+    ++length;
+  };
+  for (char32_t c : text) {
+    if (c >= 0x80) {
+      if (c == 0x212A) {
+        append('k');
+      } else if (c == 0x130) {
+        append('i');
+        flush();
+      } else {
+        flush();
+      }
+      continue;
+    }
+    char b = static_cast<char>(c);
+    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b + 32);
+    if ((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')) {
+      append(b);
+    } else {
+      flush();
+    }
+  }
+  flush();
+}
+
 std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std::u32string_view hyp_line) const {
   std::u32string ref(ref_line), hyp(hyp_line);
   if (!options_.sentence_separator.empty()) {
@@ -180,17 +214,34 @@ std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std:
   bool need_sentences = false;
   for (const auto& type : options_.types) need_sentences = need_sentences || type.kind == RougeScoreType::lcs_summary;
 
-  Interner interner;
+  // Tokens as per-thread vocabulary ids, then as small ids local to the pair.
+  thread_local TokenVocabulary vocabulary;
+  thread_local LocalIds local;
+  if (vocabulary.size() > (std::size_t{1} << 24)) vocabulary = TokenVocabulary();  // bound memory
+  local.reset();
+  TokenIds scratch;
+  // Newlines are separators for every tokenizer, so the whole-text tokens
+  // are the tokens of its non-empty lines (rougeLsum's sentences) concatenated.
+  auto read = [&](std::u32string_view text, TokenIds& all, std::vector<TokenIds>& sentences) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      std::size_t end = text.find(U'\n', start);
+      if (end == std::u32string_view::npos) end = text.size();
+      if (end > start) {
+        scratch.clear();
+        token_ids(text.substr(start, end - start), vocabulary, scratch);
+        for (int& id : scratch) id = local(id);
+        all.insert(all.end(), scratch.begin(), scratch.end());
+        if (need_sentences) sentences.push_back(scratch);
+      }
+      start = end + 1;
+    }
+  };
   TokenIds ref_all, hyp_all;
   std::vector<TokenIds> ref_sentences, hyp_sentences;
-  if (need_sentences) {
-    for (const auto& s : sentences(ref)) ref_sentences.push_back(interner.ids(s));
-    for (const auto& s : sentences(hyp)) hyp_sentences.push_back(interner.ids(s));
-  }
-  // Newlines are separators for every tokenizer, so the whole-text tokens are
-  // the sentence tokens concatenated when sentences were needed anyway.
-  ref_all = need_sentences ? concat(ref_sentences) : interner.ids(tokenize(ref));
-  hyp_all = need_sentences ? concat(hyp_sentences) : interner.ids(tokenize(hyp));
+  read(ref, ref_all, ref_sentences);
+  read(hyp, hyp_all, hyp_sentences);
+  const auto vocabulary_size = static_cast<std::size_t>(local.size());
 
   std::vector<PRF> scores;
   for (const auto& type : options_.types) {
@@ -198,7 +249,8 @@ std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std:
       case RougeScoreType::ngram: {
         const double ref_count = std::max<double>(static_cast<double>(ref_all.size()) - type.n + 1, 0);
         const double hyp_count = std::max<double>(static_cast<double>(hyp_all.size()) - type.n + 1, 0);
-        scores.push_back(make_prf(static_cast<double>(ngram_overlap(ref_all, hyp_all, type.n)), hyp_count, ref_count));
+        const long hits = ngram_overlap(ref_all, hyp_all, type.n, vocabulary_size);
+        scores.push_back(make_prf(static_cast<double>(hits), hyp_count, ref_count));
         break;
       }
       case RougeScoreType::lcs:
