@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "evalcli/core/error.hpp"
@@ -102,6 +103,10 @@ TEST_CASE("rouge fast paths (bit-parallel LCS, flat n-gram counts) equal the pla
     for (int n = 1; n <= 3; ++n) {
       CHECK(ngram_overlap(a, b, n, static_cast<std::size_t>(alphabet)) == ngram_overlap(a, b, n));
     }
+    std::vector<char> fast(a.size(), 0), plain(a.size(), 0);
+    mark_lcs(a, b, fast);
+    mark_lcs_plain(a, b, plain);
+    CHECK(fast == plain);
   }
   // Ids far apart (no flat mask table) and negative ids take the DP.
   CHECK(lcs_length({5, 100000000, 7}, {100000000, 7}) == 2);
@@ -253,4 +258,28 @@ TEST_CASE("evalcli rouge: Chinese with the ASCII tokenizer warns, zh-char scores
   const auto report = nlohmann::json::parse(chars.out);
   CHECK(report["types"]["rouge1"]["precision"].get<double>() == 7.0 / 8);
   CHECK(report["signature"].get<std::string>().find("tok:zh-char-v1") != std::string::npos);
+}
+
+TEST_CASE("ROUGE-1.5.5 -M stems the models where the script does; -m with -M is refused", "[rouge]") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  auto recall = [&](const std::string& flags, std::u32string hyp, std::u32string ref) {
+    Rouge155Options o;
+    parse_rouge155_flags(flags, o);
+    o.data_dir = (std::filesystem::path(*parent) / "shared/corpora/rouge155-data").string();
+    const Rouge155Metric m(o);
+    std::vector<Stat> stats(m.stat_names().size());
+    const std::u32string refs[] = {std::move(ref)};
+    m.segment_stats(hyp, refs, stats.data());
+    return stats[0];  // ROUGE-1 R
+  };
+  CHECK(recall("-n 1 -x -r 10 -m", U"running cats", U"running cats") == 1.0);
+  // As the script: ROUGE-N never stems under -M; ROUGE-L stems the model's tokens.
+  CHECK(recall("-n 1 -x -r 10 -M", U"running cats", U"running cats") == 1.0);
+  CHECK(recall("-r 10 -M", U"running cats", U"running cats") == 0.0);
+  CHECK(recall("-r 10 -M", U"run cat", U"running cats") == 1.0);
+  Rouge155Options both;
+  parse_rouge155_flags("-n 1 -m -M", both);
+  both.data_dir = "unused";
+  CHECK_THROWS_AS(Rouge155Metric(both), evalcli::Error);
 }

@@ -69,7 +69,14 @@ class TokenVocabulary {
   static std::uint64_t next_owner_id();
 
  private:
+  int intern_long(std::string_view token);
   void grow_slots();
+  struct ShortSlot {
+    std::uint64_t key = 0;  // bytes of a token of <= 7 bytes | length << 56; 0 = empty
+    int id = 0;
+  };
+  std::vector<ShortSlot> short_slots_;
+  std::size_t short_count_ = 0;
   std::string arena_;
   std::vector<std::uint32_t> offsets_, lengths_;
   std::vector<std::uint64_t> hashes_;
@@ -117,6 +124,8 @@ std::size_t lcs_length(const TokenIds& a, const TokenIds& b);
 // ROUGE-1.5.5 and rouge-score take (backtrack from the end: diagonal on equal
 // tokens, else up when up >= left, else left). Memory O(sqrt(|model|)*|peer|).
 void mark_lcs(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask);
+// mark_lcs always through the table DP (the oracle of mark_lcs's bit-parallel path in tests).
+void mark_lcs_plain(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask);
 // The same for ROUGE-1.5.5's weighted LCS (run-length DP with f(k) = k^weight).
 void mark_wlcs(const TokenIds& model, const TokenIds& peer, double weight, std::vector<char>& mask);
 
@@ -204,6 +213,7 @@ struct Rouge155Options {
   bool skip_unigram = false;  // -u
   bool skip_both = false;     // -U
   bool stem = false;          // -m
+  bool stem_models = false;   // -M: stem the models (references) only
   bool stopwords = false;     // -s
   char scoring = 'A';         // -f
   double alpha = 0.5;         // -p

@@ -235,6 +235,14 @@ struct DensePairScorer {
 struct Side {
   TokenIds tokens;                  // readText: whole summary (N, S, unigram clipping)
   std::vector<TokenIds> sentences;  // readText_LCS: per sentence (L, W)
+  // -M on a model: ROUGE-1.5.5 stems it only where it sets $opt_m around the
+  // call: skip-bigrams, LCS tokens and the L/W clipping unigrams (not ROUGE-N,
+  // not the WLCS tokens). Empty unless -M.
+  TokenIds stemmed_tokens;
+  std::vector<TokenIds> stemmed_sentences;
+  bool has_stemmed = false;
+  const TokenIds& tokens_for_skip_and_clipping() const { return has_stemmed ? stemmed_tokens : tokens; }
+  const std::vector<TokenIds>& sentences_for_lcs() const { return has_stemmed ? stemmed_sentences : sentences; }
 };
 
 void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
@@ -259,6 +267,7 @@ void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
         case 'l': o.word_limit = std::stoi(value(i, a)); break;
         case 'b': o.byte_limit = std::stoi(value(i, a)); break;
         case 'm': o.stem = true; break;
+        case 'M': o.stem_models = true; break;
         case 'n': o.max_ngram = std::stoi(value(i, a)); n_given = true; break;
         case 'p': o.alpha = std::stod(value(i, a)); break;
         case 's': o.stopwords = true; break;
@@ -285,6 +294,9 @@ Rouge155Metric::Rouge155Metric(Rouge155Options options) : options_(std::move(opt
   if (o.alpha < 0 || o.alpha > 1) throw usage_error("ROUGE-1.5.5: alpha must be between 0 and 1");
   if (o.counting != 1 && o.counting != 2) o.counting = 0;
   if (o.resamples < 1) throw usage_error("ROUGE-1.5.5: the number of resamples must be positive");
+  // ROUGE-1.5.5 with both sets $opt_m back to undef after the first model it
+  // reads, so only the first peer read is stemmed: refuse rather than mimic.
+  if (o.stem && o.stem_models) throw usage_error("ROUGE-1.5.5: give -m (stem all) or -M (stem models only), not both");
   if (o.wlcs_weight) {
     weight_ = std::strtod(o.wlcs_weight->c_str(), nullptr);
     if (!(weight_ > 0)) throw usage_error("ROUGE-1.5.5: ROUGE-W weight factor must be greater than 0");
@@ -360,6 +372,7 @@ struct Reader {
   std::uint64_t stem_owner;
   TokenVocabulary& vocabulary;
   LocalIds& ids;
+  bool stem = false;  // -m, or -M while reading a model
 
   // createNGram / tokenizeText: stop words, first-character filter, stemming.
   TokenIds tokens_of(const std::vector<std::string>& words) const {
@@ -369,7 +382,7 @@ struct Reader {
       const char c = w[0];
       if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '$')) continue;
       int id = vocabulary.intern(w);
-      if (o.stem && w.size() > 3) {
+      if (stem && w.size() > 3) {
         id = vocabulary.stemmed(id, stem_owner, [this](std::string_view t) { return metric.morph_stem(std::string(t)); });
       }
       out.push_back(ids(id));
@@ -503,9 +516,21 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
     if (need_sentences) side.sentences = reader.split_sentences(sentences);
     return side;
   };
+  reader.stem = o.stem;
   const Side peer = read_side(hyp);
   std::vector<Side> models;
-  for (const auto& ref : refs) models.push_back(read_side(ref));
+  for (const auto& ref : refs) {
+    Side model = read_side(ref);
+    if (o.stem_models) {
+      reader.stem = true;
+      Side stemmed = read_side(ref);
+      reader.stem = false;
+      model.stemmed_tokens = std::move(stemmed.tokens);
+      model.stemmed_sentences = std::move(stemmed.sentences);
+      model.has_stemmed = true;
+    }
+    models.push_back(std::move(model));
+  }
   const int vocabulary_size = ids.size();
 
   auto unigram_counts = [&](const TokenIds& tokens) {
@@ -539,7 +564,7 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
         const auto peer_grams = make_counts(peer.tokens, peer_total);
         for (const auto& model : models) {
           long model_total = 0;
-          const auto model_grams = make_counts(model.tokens, model_total);
+          const auto model_grams = make_counts(skip ? model.tokens_for_skip_and_clipping() : model.tokens, model_total);
           const long hit = clipped_hits(model_grams, peer_grams);
           // -f B compares the "%07.5f" recall of each model (0 when it has no grams).
           const double recall = model_total != 0 ? rounded5(static_cast<double>(hit) / model_total) : 0.0;
@@ -558,7 +583,8 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
         peer_total = dense.count_peer(grams_of(peer.tokens), V * V + V);
         for (const auto& model : models) {
           long model_total = 0;
-          const long hit = dense.hits_of_model(grams_of(model.tokens), model_total);
+          const long hit = dense.hits_of_model(grams_of(skip ? model.tokens_for_skip_and_clipping() : model.tokens),
+                                               model_total);
           const double recall = model_total != 0 ? rounded5(static_cast<double>(hit) / model_total) : 0.0;
           combine({static_cast<double>(model_total), static_cast<double>(peer_total), static_cast<double>(hit)},
                   recall);
@@ -576,11 +602,11 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
       const auto peer_counts = unigram_counts(peer.tokens);
       const double peer_size = static_cast<double>(peer.tokens.size());
       for (const auto& model : models) {
-        auto model_counts = unigram_counts(model.tokens);
+        auto model_counts = unigram_counts(model.tokens_for_skip_and_clipping());
         auto peer_left = peer_counts;
         double hit = 0, base = 0;
         std::vector<char> mask;
-        for (const auto& sentence : model.sentences) {
+        for (const auto& sentence : weighted ? model.sentences : model.sentences_for_lcs()) {
           mask.assign(sentence.size(), 0);
           base += weighted ? pow_weight(static_cast<double>(sentence.size()), weight_) : static_cast<double>(sentence.size());
           for (const auto& peer_sentence : peer.sentences) {
@@ -652,6 +678,7 @@ std::string Rouge155Metric::signature() const {
   if (o.skip_unigram) flags += " -u";
   if (o.skip_both) flags += " -U";
   if (o.stem) flags += " -m";
+  if (o.stem_models) flags += " -M";
   if (o.stopwords) flags += " -s";
   if (o.scoring != 'A') flags += " -f B";
   if (o.alpha != 0.5) flags += fmt::format(" -p {}", o.alpha);
@@ -660,7 +687,7 @@ std::string Rouge155Metric::signature() const {
   if (o.byte_limit != 0) flags += fmt::format(" -b {}", o.byte_limit);
   const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() + "+hexids" : "rouge155-bytes-v1";
   return fmt::format("compat:rouge155|flags:{}|tok:{}|stem:{}|sent:{}|norm:{}", flags, tok,
-                     o.stem ? stemmer_.id() + "+wordnet2.0-exc" : "no", o.sentence_separator_label,
+                     o.stem || o.stem_models ? stemmer_.id() + "+wordnet2.0-exc" : "no", o.sentence_separator_label,
                      pipeline_->normalizer_chain_id());
 }
 

@@ -229,7 +229,81 @@ std::size_t lcs_length(const TokenIds& a, const TokenIds& b) {
   return static_cast<std::size_t>(row.back());
 }
 
+namespace {
+
+// mark_lcs with bit-parallel rows: row i of the DP is a bit vector over the
+// peer positions (see lcs_length_bits) and t[i][j] = j - popcount(first j
+// bits), so the walk back reads the exact table values from m * n/64 words.
+// False when the ids do not suit flat mask tables (then the plain DP runs).
+bool mark_lcs_bits(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask) {
+  const std::size_t m = model.size(), n = peer.size();
+  const std::size_t words = (n + 63) / 64;
+  int lowest = 0, highest = 0;
+  for (const auto* side : {&model, &peer}) {
+    for (int t : *side) {
+      lowest = std::min(lowest, t);
+      highest = std::max(highest, t);
+    }
+  }
+  const auto alphabet = static_cast<std::size_t>(highest) + 1;
+  constexpr std::size_t kMaxWords = std::size_t{1} << 22;
+  if (lowest < 0 || alphabet * words > kMaxWords || (m + 1) * words > kMaxWords) return false;
+
+  thread_local std::vector<std::uint64_t> masks, rows;
+  if (masks.size() < alphabet * words) masks.resize(alphabet * words, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    masks[static_cast<std::size_t>(peer[j]) * words + j / 64] |= std::uint64_t{1} << (j % 64);
+  }
+  if (rows.size() < (m + 1) * words) rows.resize((m + 1) * words);
+  std::fill_n(rows.begin(), words, ~std::uint64_t{0});
+  for (std::size_t i = 1; i <= m; ++i) {
+    const std::uint64_t* v = &rows[(i - 1) * words];
+    std::uint64_t* next = &rows[i * words];
+    const std::uint64_t* match = &masks[static_cast<std::size_t>(model[i - 1]) * words];
+    std::uint64_t carry = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+      const std::uint64_t u = v[w] & match[w];
+      const std::uint64_t sum = v[w] + u + carry;
+      carry = (sum < v[w] || (carry != 0 && sum == v[w])) ? 1 : 0;
+      next[w] = sum | (v[w] & ~match[w]);
+    }
+  }
+  for (int token : peer) {
+    std::fill_n(masks.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(token) * words),
+                static_cast<std::ptrdiff_t>(words), 0);
+  }
+  auto table = [&](std::size_t i, std::size_t j) {
+    const std::uint64_t* row = &rows[i * words];
+    std::size_t ones = 0;
+    for (std::size_t w = 0; w < j / 64; ++w) ones += static_cast<std::size_t>(__builtin_popcountll(row[w]));
+    if (j % 64 != 0) ones += static_cast<std::size_t>(__builtin_popcountll(row[j / 64] & ((std::uint64_t{1} << (j % 64)) - 1)));
+    return j - ones;
+  };
+  std::size_t i = m, j = n;
+  while (i > 0 && j > 0) {
+    if (model[i - 1] == peer[j - 1]) {
+      mask[i - 1] = 1;
+      --i;
+      --j;
+    } else if (table(i - 1, j) >= table(i, j - 1)) {
+      --i;
+    } else {
+      --j;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 void mark_lcs(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask) {
+  if (model.empty() || peer.empty()) return;
+  if (mark_lcs_bits(model, peer, mask)) return;
+  mark_path<LcsCell>(model, peer, LcsStep{}, mask);
+}
+
+// The plain DP walk, for tests of the bit-parallel one.
+void mark_lcs_plain(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask) {
   mark_path<LcsCell>(model, peer, LcsStep{}, mask);
 }
 
