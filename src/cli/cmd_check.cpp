@@ -40,6 +40,15 @@ struct Baseline {
   bool has_rows = false;
 };
 
+// The corpus score as the metric's command prints it (e.g. rouge-score's
+// math.fsum mean), so that an unchanged input never counts as a drop.
+double corpus_score(const Metric& metric, const Presentation* presentation, const SystemStats& system) {
+  if (presentation != nullptr && presentation->corpus_score && !system.rows.empty()) {
+    return presentation->corpus_score(system);
+  }
+  return metric.score(system.totals);
+}
+
 // Resampling fields describe how a report's interval was made, not the metric.
 std::string without_resampling_fields(const std::string& signature) {
   std::string out;
@@ -68,7 +77,10 @@ Baseline read_baseline(const std::string& path) {
     baseline.metric = shard.metric;
     baseline.signature = shard.signature;
     baseline.has_rows = true;
-    for (const auto& system : shard.systems) baseline.systems.push_back({metric->score(system.totals), system.rows});
+    const auto presentation = presentation_for(*metric, OutputOptions{});
+    for (const auto& system : shard.systems) {
+      baseline.systems.push_back({corpus_score(*metric, presentation.get(), system), system.rows});
+    }
     return baseline;
   }
   if (schema != "evalcli-report/1") {
@@ -88,6 +100,13 @@ Baseline read_baseline(const std::string& path) {
 
 void run_check(const CheckOptions& o, Streams& io) {
   const Baseline baseline = read_baseline(o.baseline);
+  // Both score items with data that -r/-i cannot carry (a language model; CIDEr's
+  // document frequencies over all references).
+  if (baseline.metric == "PPL" || baseline.metric.starts_with("CIDEr")) {
+    throw usage_error(fmt::format("{}: check re-scores -r/-i input, which {} cannot be scored from; use `evalcli {} "
+                                  "... --stats-out` and compare the reports",
+                                  o.baseline, baseline.metric, baseline.metric == "PPL" ? "ppl" : "cider"));
+  }
   const auto metric = metric_from_signature(baseline.metric, baseline.signature);
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const std::size_t nrefs = count_refs(o.input);
@@ -101,7 +120,8 @@ void run_check(const CheckOptions& o, Streams& io) {
     throw usage_error(fmt::format("{}: --significance needs a baseline written with --stats-out (segment statistics)",
                                   o.baseline));
   }
-  const auto results = compute_corpus_stats({metric.get()}, spec, o.significance.has_value());
+  const auto presentation = presentation_for(*metric, OutputOptions{});
+  const auto results = compute_corpus_stats({metric.get()}, spec, o.significance.has_value() || presentation != nullptr);
   const auto& systems = results[0];
   if (systems.size() != baseline.systems.size()) {
     throw usage_error(fmt::format("{} has {} system(s) but {} were given", o.baseline, baseline.systems.size(),
@@ -112,7 +132,7 @@ void run_check(const CheckOptions& o, Streams& io) {
   std::vector<std::string> failures;
   for (std::size_t s = 0; s < systems.size(); ++s) {
     const double before = baseline.systems[s].score;
-    const double now = metric->score(systems[s].totals);
+    const double now = corpus_score(*metric, presentation.get(), systems[s]);
     const double drop = higher ? before - now : now - before;
     std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", metric->name(), systems[s].system,
                                       format_fixed(before, o.width), format_fixed(now, o.width), now - before, o.width);

@@ -5,10 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/sha256.hpp"
-#include "evalcli/core/version.hpp"
+#include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
@@ -72,11 +73,6 @@ std::vector<std::u32string> tokenize_batch(const TextPipeline& pipeline, const s
   return out;
 }
 
-std::string signature_text(std::size_t uniform_refs, const std::string& fields) {
-  const std::string nrefs = uniform_refs > 0 ? std::to_string(uniform_refs) : "var";
-  return fmt::format("nrefs:{}|{}|version:{}", nrefs, fields, evalcli_version_tag());
-}
-
 void run_cider(const CiderCommandOptions& o, Streams& io) {
   CiderOptions options;
   options.variant = parse_cider_variant(o.variant);
@@ -134,56 +130,53 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
                               serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
   }
 
-  // Pass 2: per-image scores; the corpus score is numpy's mean of them.
-  const std::string fields = cider_signature_fields(options, *pipeline, df_field);
-  const std::string signature = signature_text(set.uniform_refs(), fields);
-  const std::string name = cider_display_name(options.variant);
-  std::string text_out;
-  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  // Pass 2: per-image scores, the statistics [score, 1] of each image. The
+  // corpus score is numpy's mean of them (cider_presentation), the statistics
+  // options work on them as on any metric's.
+  std::vector<SystemStats> systems;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    const std::vector<double> scores = corpus.score_all(s);
-    const double corpus_score = numpy_mean(scores);
-    double sequential_sum = 0.0;
-    for (double score : scores) sequential_sum += score;
-
-    nlohmann::ordered_json report;
-    report["schema"] = "evalcli-report/1";
-    report["name"] = name;
-    report["system"] = set.system_names[s];
-    report["score"] = corpus_score;
-    report["signature"] = signature;
-    report["segments"] = scores.size();
-    report["stats"] = {{"score_sum", sequential_sum}, {"images", static_cast<double>(scores.size())}};
-    report["documents"] = corpus.documents();
-    if (o.output.sentence_level) {
-      nlohmann::ordered_json sentences = nlohmann::ordered_json::array();
-      for (std::size_t i = 0; i < scores.size(); ++i) {
-        sentences.push_back({{"id", set.items[i].id}, {"score", scores[i]}, {"stats", {scores[i], 1.0}}});
-      }
-      report["sentences"] = sentences;
+    SystemStats system;
+    system.system = set.system_names[s];
+    system.totals.assign(2, 0.0);
+    for (double score : corpus.score_all(s)) {
+      system.rows.push_back({score, 1.0});
+      add_stats(system.totals, system.rows.back());
     }
-    reports.push_back(report);
-
-    const std::string prefix = set.system_names.size() > 1 ? set.system_names[s] + ": " : "";
-    if (o.output.sentence_level) {
-      for (double score : scores) {
-        text_out += prefix + (o.output.score_only ? format_fixed(score, o.output.width)
-                                                  : fmt::format("{}|{} = {}", name, signature,
-                                                                format_fixed(score, o.output.width)));
-        text_out += '\n';
-      }
-    } else if (o.output.score_only) {
-      text_out += prefix + format_fixed(corpus_score, o.output.width) + "\n";
-    } else {
-      text_out += prefix + fmt::format("{}|{} = {}\n", name, signature, format_fixed(corpus_score, o.output.width));
-    }
+    system.segments = system.rows.size();
+    systems.push_back(std::move(system));
   }
-  const std::string json_out = (reports.size() == 1 ? reports[0].dump(2) : reports.dump(2)) + "\n";
-  if (!o.output.json_out.empty()) io::write_file_atomically(o.output.json_out, json_out);
-  io.out << (o.output.format == "json" ? json_out : text_out);
+  std::vector<std::string> ids;
+  for (const auto& item : set.items) ids.push_back(item.id);
+  const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
+  const auto presentation = cider_presentation(corpus.documents(), ids);
+  const std::size_t nrefs = set.uniform_refs() > 0 ? set.uniform_refs() : kVariableRefs;
+  report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
 }
 
 }  // namespace
+
+std::unique_ptr<Presentation> cider_presentation(std::optional<std::size_t> documents, std::vector<std::string> ids) {
+  auto presentation = std::make_unique<Presentation>();
+  presentation->corpus_score = [](const SystemStats& system) {
+    std::vector<double> scores;
+    scores.reserve(system.rows.size());
+    for (const auto& row : system.rows) scores.push_back(row[0]);
+    return numpy_mean(scores);  // as pycocoevalcap: np.mean of the per-image scores
+  };
+  presentation->default_width = 4;  // CIDEr is on a 0..10 scale
+  presentation->json = [documents, ids = std::move(ids)](nlohmann::ordered_json& report, const SystemStats&,
+                                                         std::size_t) {
+    if (documents) report["documents"] = *documents;
+    if (!report.contains("sentences") || report["sentences"].size() != ids.size()) return;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      nlohmann::ordered_json sentence;
+      sentence["id"] = ids[i];
+      for (auto it = report["sentences"][i].begin(); it != report["sentences"][i].end(); ++it) sentence[it.key()] = it.value();
+      report["sentences"][i] = sentence;
+    }
+  };
+  return presentation;
+}
 
 void add_cider_command(CLI::App& app, Streams& io) {
   auto options = std::make_shared<CiderCommandOptions>();

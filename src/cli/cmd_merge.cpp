@@ -17,10 +17,15 @@ struct MergeOptions {
   OutputOptions output;
 };
 
-void run_merge(const MergeOptions& options, Streams& io) {
+void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
   std::vector<stats::Shard> shards;
   for (const auto& path : options.shards) shards.push_back(stats::read_shard(path));
   const stats::Shard merged = stats::merge_shards(shards);
+  if (shards.size() > 1) {
+    if (const std::string problem = shard_merge_problem(merged.metric, merged.signature); !problem.empty()) {
+      throw usage_error(fmt::format("{}: {}", merged.path, problem));
+    }
+  }
   const auto metric = metric_from_signature(merged.metric, merged.signature);
   // The rebuilt metric must be the one that wrote the shards, down to the version.
   const std::string rebuilt = metric_signature(*metric, merged.nrefs);
@@ -31,7 +36,13 @@ void run_merge(const MergeOptions& options, Streams& io) {
                                       ? "signatures differ in " + stats::signature_difference(merged.signature, rebuilt)
                                       : std::string("metric name or statistics differ")));
   }
-  report_metric_results(*metric, merged.nrefs, merged.systems, options.output, io);
+  // Printed as the metric's own command prints it (ROUGE's table, CIDEr's mean, ...).
+  auto presentation = presentation_for(*metric, options.output);
+  if (presentation && presentation->default_width && cmd->count("--width") == 0) {
+    options.output.width = *presentation->default_width;
+    presentation = presentation_for(*metric, options.output);
+  }
+  report_metric_results(*metric, merged.nrefs, merged.systems, options.output, io, presentation.get());
 }
 
 }  // namespace
@@ -41,7 +52,7 @@ void add_merge_command(CLI::App& app, Streams& io) {
   auto* cmd = app.add_subcommand("merge", "combine statistics shards (--stats-out) into the score of one run");
   cmd->add_option("shards", options->shards, "shards in corpus order")->required()->check(CLI::ExistingFile);
   add_output_options(cmd, options->output);
-  cmd->callback([options, &io] { run_merge(*options, io); });
+  cmd->callback([options, cmd, &io] { run_merge(*options, cmd, io); });
 }
 
 }  // namespace evalcli::cli

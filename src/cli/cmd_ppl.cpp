@@ -8,12 +8,14 @@
 #include <ostream>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
+#include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/text/pipeline.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -35,7 +37,17 @@ struct PplOptions {
   std::string format = "text";
   std::string json_out;
   bool per_doc = false;
+  OutputOptions output;  // the shared statistics options (--stats, --confidence, --stats-out, ...)
 };
+
+// The report options for the shared path (report_metric_results).
+OutputOptions shared_output(const PplOptions& o) {
+  OutputOptions output = o.output;
+  output.format = o.format;
+  output.json_out = o.json_out;
+  output.width = 4;
+  return output;  // sentence_level stays off: --per-doc is the presentation's
+}
 
 // Buffered writes to the output stream (per-word output can be large).
 class OutputBuffer {
@@ -181,15 +193,17 @@ void run_arpa(const PplOptions& o, Streams& io) {
   const bool needs_signature = !o.kenlm_output || !o.json_out.empty();
   const auto model = ppl::NgramModel::load(o.lm, &io.err, needs_signature);
   const ppl::ContextMode mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
-  const std::string signature = full_signature(
-      0, fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
-                     model->md5(), model->order(), o.null_context ? "null" : "sentence", setup.tok_field));
+  const std::string metric_fields =
+      fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
+                  model->md5(), model->order(), o.null_context ? "null" : "sentence", setup.tok_field);
+  const std::string signature = full_signature(0, metric_fields);
   const KenlmLevels levels = parse_levels(o.levels);
   const bool want_words = o.kenlm_output && levels.word;
 
   TextInput input(o.input, io.in);
   OutputBuffer out(io.out);
   ppl::PplStats corpus;
+  SystemStats system;
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
   std::string_view line;
   std::string processed;
@@ -217,6 +231,7 @@ void run_arpa(const PplOptions& o, Streams& io) {
       scored.stats.lines = 0;
     }
     corpus += scored.stats;
+    if (!o.kenlm_output) system.rows.push_back(ppl::to_row(scored.stats));
     if (o.kenlm_output) {
       std::string rendered;
       for (const auto& w : words) {  // "SURFACE=ID LENGTH LOG10P\t", built by hand: it is the hot path
@@ -247,42 +262,30 @@ void run_arpa(const PplOptions& o, Streams& io) {
     }
   }
 
-  const nlohmann::ordered_json details = corpus.to_json();
-  if (o.kenlm_output) {
-    if (levels.summary) {
-      out.append(fmt::format("Perplexity including OOVs:\t{}\nPerplexity excluding OOVs:\t{}\nOOVs:\t{}\nTokens:\t{}\n",
-                             ppl::kenlm_number(corpus.ppl_including_oovs()),
-                             ppl::kenlm_number(corpus.ppl_excluding_oovs()), corpus.oovs, corpus.tokens));
-    }
-  }
-  nlohmann::ordered_json stats;
-  stats["log10_total"] = corpus.log10_total;
-  stats["oov_log10_total"] = corpus.oov_log10_total;
-  stats["tokens"] = corpus.tokens;
-  stats["oovs"] = corpus.oovs;
-  stats["words"] = corpus.words;
-  stats["lines"] = corpus.lines;
-  stats["chars"] = corpus.chars;
-  stats["bytes"] = corpus.bytes;
-  auto report = make_ppl_report("PPL", input.name(), details["ppl_including_oovs"], signature, corpus.lines, stats, details);
-  if (o.per_doc) report["sentences"] = per_line;
-  const std::string json = report.dump(2) + "\n";
   if (!o.kenlm_output) {
-    if (o.format == "json") {
-      out.append(json);
-    } else {
-      out.append(report_text(details, signature));
-      if (o.per_doc) {
-        for (const auto& row : per_line) {
-          out.append(fmt::format("line {}: ppl = {} log10_total = {} tokens = {} oovs = {}\n", number_text(row["line"]),
-                                 number_text(row["ppl"]), number_text(row["log10_total"]), number_text(row["tokens"]),
-                                 number_text(row["oovs"])));
-        }
-      }
-    }
+    out.flush();
+    system.system = input.name();
+    system.segments = system.rows.size();
+    system.totals.assign(8, 0.0);
+    for (const auto& row : system.rows) add_stats(system.totals, row);  // as `corpus` summed them
+    const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, metric_fields);
+    const auto presentation = ppl_presentation(metric, o.per_doc);
+    report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
+    return;
+  }
+  const nlohmann::ordered_json details = corpus.to_json();
+  if (levels.summary) {
+    out.append(fmt::format("Perplexity including OOVs:\t{}\nPerplexity excluding OOVs:\t{}\nOOVs:\t{}\nTokens:\t{}\n",
+                           ppl::kenlm_number(corpus.ppl_including_oovs()),
+                           ppl::kenlm_number(corpus.ppl_excluding_oovs()), corpus.oovs, corpus.tokens));
   }
   out.flush();
-  if (!o.json_out.empty()) io::write_file_atomically(o.json_out, json);
+  if (!o.json_out.empty()) {
+    auto report = make_ppl_report("PPL", input.name(), details["ppl_including_oovs"], signature, corpus.lines,
+                                  ppl::arpa_stats_json(corpus), details);
+    if (o.per_doc) report["sentences"] = per_line;
+    io::write_file_atomically(o.json_out, report.dump(2) + "\n");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -290,11 +293,11 @@ void run_arpa(const PplOptions& o, Streams& io) {
 
 void run_logprobs(const PplOptions& o, Streams& io) {
   const ppl::LogBase base = ppl::parse_log_base(o.logprob_base);
-  const std::string signature =
-      full_signature(0, fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base)));
+  const std::string metric_fields = fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base));
   TextInput input(o.logprobs, io.in);
-  ppl::LogprobStats corpus;
-  nlohmann::ordered_json per_doc = nlohmann::ordered_json::array();
+  SystemStats system;
+  std::vector<std::size_t> line_numbers;
+  std::vector<nlohmann::json> ids;
   std::vector<std::string> warnings;
   std::size_t warned = 0;
   std::string_view line;
@@ -303,57 +306,28 @@ void run_logprobs(const PplOptions& o, Streams& io) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines carry no document
     const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
     const ppl::DocumentScore doc = ppl::score_document(line, base, where, warnings);
-    corpus += doc.stats;
+    system.rows.push_back(ppl::to_row(doc.stats));
+    line_numbers.push_back(input.line_number());
+    ids.push_back(doc.id);
     for (; warned < warnings.size(); ++warned) {
       if (warned < 10) io.err << "evalcli: warning: " << warnings[warned] << '\n';
     }
-    if (o.per_doc) {
-      nlohmann::ordered_json row;
-      row["line"] = input.line_number();
-      row["id"] = doc.id;
-      const auto details = doc.stats.to_json();
-      for (auto it = details.begin(); it != details.end(); ++it) {
-        if (it.key() != "docs") row[it.key()] = it.value();
-      }
-      per_doc.push_back(std::move(row));
-    }
   }
   if (warned > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warned - 10);
-  const nlohmann::ordered_json details = corpus.to_json();
-  nlohmann::ordered_json stats;
-  stats["logprob_sum_nats"] = corpus.logprob_sum;
-  stats["docs"] = corpus.docs;
-  stats["scored_tokens"] = corpus.scored_tokens;
-  stats["chars"] = corpus.chars;
-  stats["bytes"] = corpus.bytes;
-  stats["words_lm_eval"] = corpus.words;
-  stats["docs_without_text"] = corpus.docs_without_text;
-  auto report = make_ppl_report("PPL", input.name(), details["ppl_token"], signature, corpus.docs, stats, details);
-  if (o.per_doc) report["documents"] = per_doc;
-  const std::string json = report.dump(2) + "\n";
-  OutputBuffer out(io.out);
-  if (o.format == "json") {
-    out.append(json);
-  } else {
-    out.append(report_text(details, signature));
-    if (corpus.docs_without_text > 0) {
-      out.append(fmt::format("note: {} document(s) have neither text nor tokens: bpc/bpb/word perplexity not computed\n",
-                             corpus.docs_without_text));
-    }
-    if (o.per_doc) {
-      for (const auto& row : per_doc) {
-        out.append(fmt::format("line {}: id = {} scored_tokens = {} ppl_token = {} bpb = {}\n", number_text(row["line"]),
-                               row["id"].dump(), number_text(row["scored_tokens"]), number_text(row["ppl_token"]),
-                               number_text(row["bpb"])));
-      }
-    }
-  }
-  out.flush();
-  if (!o.json_out.empty()) io::write_file_atomically(o.json_out, json);
+  system.system = input.name();
+  system.segments = system.rows.size();
+  system.totals.assign(7, 0.0);
+  for (const auto& row : system.rows) add_stats(system.totals, row);  // in file order, as LogprobStats += sums
+  const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
+  const auto presentation = ppl_presentation(metric, o.per_doc, line_numbers, ids);
+  report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
 }
 
 void run_ppl(const PplOptions& o, CLI::App* cmd, Streams& io) {
   if (o.lm.empty() == o.logprobs.empty()) throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
+  if (o.kenlm_output && wants_statistics(o.output)) {
+    throw usage_error("--kenlm-output prints KenLM's text only: the statistics options need the evalcli report");
+  }
   if (!o.lm.empty()) {
     if (cmd->count("--logprob-base") > 0) throw usage_error("--logprob-base applies to --logprobs only");
     run_arpa(o, io);
@@ -367,6 +341,81 @@ void run_ppl(const PplOptions& o, CLI::App* cmd, Streams& io) {
 }
 
 }  // namespace
+
+std::unique_ptr<Presentation> ppl_presentation(const Metric& metric, bool per_doc, std::vector<std::size_t> line_numbers,
+                                               std::vector<nlohmann::json> ids) {
+  const auto* ppl_metric = dynamic_cast<const ppl::PplMetric*>(&metric);
+  if (ppl_metric == nullptr) throw Error(ExitCode::internal, "ppl_presentation needs a PPL metric");
+  const bool arpa = ppl_metric->mode() == ppl::PplMetric::Mode::arpa;
+  auto presentation = std::make_unique<Presentation>();
+  presentation->default_width = 4;
+  auto line_of = [line_numbers](std::size_t i) { return i < line_numbers.size() ? line_numbers[i] : i + 1; };
+  // One line / document as evalcli ppl --per-doc reports it.
+  auto row_json = [arpa, line_of, ids](const StatRow& row, std::size_t i) {
+    nlohmann::ordered_json out;
+    out["line"] = line_of(i);
+    if (arpa) {
+      const ppl::PplStats s = ppl::arpa_stats(row);
+      out["log10_total"] = s.log10_total;
+      out["ppl"] = s.tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ppl_including_oovs());
+      out["tokens"] = s.tokens;
+      out["oovs"] = s.oovs;
+      out["chars"] = s.chars;
+      out["bytes"] = s.bytes;
+    } else {
+      out["id"] = i < ids.size() ? ids[i] : nlohmann::json(nullptr);
+      const auto details = ppl::logprob_stats(row).to_json();
+      for (auto it = details.begin(); it != details.end(); ++it) {
+        if (it.key() != "docs") out[it.key()] = it.value();
+      }
+    }
+    return out;
+  };
+  presentation->system_text = [arpa, per_doc, row_json, &metric](const std::string& signature,
+                                                                 const std::vector<SystemStats>& systems,
+                                                                 std::size_t s) {
+    const SystemStats& system = systems[s];
+    std::string text = report_text(metric.details(system.totals), signature);
+    if (!arpa) {
+      const auto without_text = ppl::logprob_stats(system.totals).docs_without_text;
+      if (without_text > 0) {
+        text += fmt::format("note: {} document(s) have neither text nor tokens: bpc/bpb/word perplexity not computed\n",
+                            without_text);
+      }
+    }
+    if (!per_doc) return text;
+    for (std::size_t i = 0; i < system.rows.size(); ++i) {
+      const auto row = row_json(system.rows[i], i);
+      if (arpa) {
+        text += fmt::format("line {}: ppl = {} log10_total = {} tokens = {} oovs = {}\n", number_text(row["line"]),
+                            number_text(row["ppl"]), number_text(row["log10_total"]), number_text(row["tokens"]),
+                            number_text(row["oovs"]));
+      } else {
+        text += fmt::format("line {}: id = {} scored_tokens = {} ppl_token = {} bpb = {}\n", number_text(row["line"]),
+                            row["id"].dump(), number_text(row["scored_tokens"]), number_text(row["ppl_token"]),
+                            number_text(row["bpb"]));
+      }
+    }
+    return text;
+  };
+  presentation->json = [arpa, per_doc, row_json](nlohmann::ordered_json& report, const SystemStats& system,
+                                                 std::size_t) {
+    if (arpa) {
+      const ppl::PplStats totals = ppl::arpa_stats(system.totals);
+      report["segments"] = totals.lines;
+      report["stats"] = ppl::arpa_stats_json(totals);
+    } else {
+      const ppl::LogprobStats totals = ppl::logprob_stats(system.totals);
+      report["segments"] = totals.docs;
+      report["stats"] = ppl::logprob_stats_json(totals);
+    }
+    if (!per_doc) return;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < system.rows.size(); ++i) rows.push_back(row_json(system.rows[i], i));
+    report[arpa ? "sentences" : "documents"] = rows;
+  };
+  return presentation;
+}
 
 void add_ppl_command(CLI::App& app, Streams& io) {
   auto o = std::make_shared<PplOptions>();
@@ -393,6 +442,7 @@ void add_ppl_command(CLI::App& app, Streams& io) {
   cmd->add_option("-f,--format", o->format, "report format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--json-out", o->json_out, "also write the JSON report to FILE (atomically)");
   cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");
+  add_statistics_options(cmd, o->output);
   cmd->callback([o, cmd, &io] { run_ppl(*o, cmd, io); });
 }
 

@@ -4,9 +4,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
@@ -70,120 +72,51 @@ nlohmann::ordered_json prf_json(const PRF& s) {
 
 // ------------------------------------------------------------ rouge-score
 
-void run_rouge_score(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
-  RougeScoreOptions options;
-  for (const auto& list : o.types) {
+std::vector<RougeScoreType> parse_types(const std::vector<std::string>& lists) {
+  std::vector<RougeScoreType> types;
+  for (const auto& list : lists) {
     std::size_t start = 0;
     while (start <= list.size()) {
       const auto comma = list.find(',', start);
       const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!name.empty()) options.types.push_back(parse_rouge_score_type(name));
+      if (!name.empty()) types.push_back(parse_rouge_score_type(name));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
   }
+  return types;
+}
+
+void run_rouge_score(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  RougeScoreOptions options;
+  options.types = parse_types(o.types);
   options.stem = o.stem;
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
   options.tokenizer = o.tokenizer;
   options.normalizers = o.normalizers;
   if (o.bootstrap < 0) throw usage_error("--bootstrap must be >= 0");
   if (!(o.confidence > 0 && o.confidence < 1)) throw usage_error("--confidence must be within 0 and 1 (e.g. 0.95)");
+  if (o.bootstrap > 0 && (o.output.confidence || o.output.paired_bs || o.output.paired_ar)) {
+    throw usage_error("--bootstrap (rouge-score's aggregator) and --ci/--paired-bs/--paired-ar exclude each other");
+  }
   const RougeScoreMetric metric(options);
 
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const auto results = compute_corpus_stats({&metric}, spec, true);
   if (metric.uses_ascii_tokenizer()) warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
-  const std::string extra =
-      o.bootstrap > 0 ? fmt::format("boot:{}|seed:{}|ci:{}", o.bootstrap, o.seed, o.confidence) : std::string();
-  const std::string signature = full_signature(nrefs, metric.signature(), extra);
-  const auto& types = metric.options().types;
-  const int width = cmd->count("--width") > 0 ? o.output.width : 5;
-
-  nlohmann::ordered_json documents = nlohmann::ordered_json::array();
-  std::string text;
-  for (const auto& system : results[0]) {
-    const std::size_t n = system.rows.size();
-    std::vector<std::vector<PRF>> rows_by_type(types.size());
-    std::vector<PRF> means(types.size());
-    for (std::size_t t = 0; t < types.size(); ++t) {
-      std::vector<double> columns[3];
-      for (const auto& row : system.rows) {
-        rows_by_type[t].push_back({row[3 * t], row[3 * t + 1], row[3 * t + 2]});
-        for (int c = 0; c < 3; ++c) columns[c].push_back(row[3 * t + c]);
-      }
-      // Means as the goldens (math.fsum / n): the correctly rounded sum.
-      means[t] = {exact_sum(columns[0]) / n, exact_sum(columns[1]) / n, exact_sum(columns[2]) / n};
-    }
-    std::vector<RougeInterval> intervals;
-    if (o.bootstrap > 0) intervals = rouge_score_bootstrap(rows_by_type, o.seed, o.bootstrap, o.confidence);
-
-    auto report = make_report(metric, nrefs, system, o.output.sentence_level);
-    report["score"] = means.empty() ? 0.0 : means[0].fmeasure;
-    report["signature"] = signature;
-    nlohmann::ordered_json by_type = nlohmann::ordered_json::object();
-    for (std::size_t t = 0; t < types.size(); ++t) {
-      auto entry = prf_json(means[t]);
-      if (!intervals.empty()) {
-        entry["low"] = prf_json(intervals[t].low);
-        entry["mid"] = prf_json(intervals[t].mid);
-        entry["high"] = prf_json(intervals[t].high);
-      }
-      by_type[types[t].name()] = entry;
-    }
-    report["types"] = by_type;
-    if (o.bootstrap > 0) {
-      report["bootstrap"] = {{"n_samples", o.bootstrap}, {"seed", o.seed}, {"confidence", o.confidence}};
-    }
-    if (o.output.sentence_level) {
-      nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
-      for (std::size_t i = 0; i < n; ++i) {
-        nlohmann::ordered_json pair = nlohmann::ordered_json::object();
-        for (std::size_t t = 0; t < types.size(); ++t) pair[types[t].name()] = prf_json(rows_by_type[t][i]);
-        pairs.push_back(pair);
-      }
-      report["sentences"] = pairs;
-    }
-    documents.push_back(report);
-
-    const std::string prefix = results[0].size() > 1 ? system.system + ": " : "";
-    auto fixed = [&](double v) { return format_fixed(v, width); };
-    if (o.output.sentence_level) {
-      for (std::size_t i = 0; i < n; ++i) {
-        std::string line = prefix;
-        for (std::size_t t = 0; t < types.size(); ++t) {
-          const PRF& s = rows_by_type[t][i];
-          line += fmt::format("{}{} P {} R {} F {}", t ? "  " : "", types[t].name(), fixed(s.precision),
-                              fixed(s.recall), fixed(s.fmeasure));
-        }
-        text += line + "\n";
-      }
-    } else if (o.output.score_only) {
-      text += prefix + fixed(means.empty() ? 0.0 : means[0].fmeasure) + "\n";
-    } else {
-      text += fmt::format("{}ROUGE|{}\n", prefix, signature);
-      text += fmt::format("{:<10} {:>{}} {:>{}} {:>{}}\n", "type", "precision", width + 2, "recall", width + 2,
-                          "fmeasure", width + 2);
-      for (std::size_t t = 0; t < types.size(); ++t) {
-        text += fmt::format("{:<10} {:>{}} {:>{}} {:>{}}\n", types[t].name(), fixed(means[t].precision), width + 2,
-                            fixed(means[t].recall), width + 2, fixed(means[t].fmeasure), width + 2);
-      }
-      if (!intervals.empty()) {
-        text += fmt::format("bootstrap: {} samples, seed {}, {}% interval (low / mid / high)\n", o.bootstrap, o.seed,
-                            o.confidence * 100);
-        for (std::size_t t = 0; t < types.size(); ++t) {
-          const auto& iv = intervals[t];
-          text += fmt::format("{:<10} P {} / {} / {}  R {} / {} / {}  F {} / {} / {}\n", types[t].name(),
-                              fixed(iv.low.precision), fixed(iv.mid.precision), fixed(iv.high.precision),
-                              fixed(iv.low.recall), fixed(iv.mid.recall), fixed(iv.high.recall),
-                              fixed(iv.low.fmeasure), fixed(iv.mid.fmeasure), fixed(iv.high.fmeasure));
-        }
-      }
-    }
-  }
-  const std::string json = (documents.size() == 1 ? documents[0].dump(2) : documents.dump(2)) + "\n";
-  if (!o.output.json_out.empty()) io::write_file_atomically(o.output.json_out, json);
-  io.out << (o.output.format == "json" ? json : text);
+  RougeScoreReport report;
+  report.bootstrap_samples = o.bootstrap;
+  report.seed = o.seed;
+  report.confidence = o.confidence;
+  report.sentence_level = o.output.sentence_level;
+  report.score_only = o.output.score_only;
+  report.width = cmd->count("--width") > 0 ? o.output.width : 5;
+  o.output.width = report.width;
+  // One --seed for every resampling this command does.
+  if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
+  const auto presentation = rouge_score_presentation(metric, report);
+  report_metric_results(metric, nrefs, results[0], o.output, io, presentation.get());
 }
 
 // ------------------------------------------------------------ ROUGE-1.5.5
@@ -224,76 +157,16 @@ Rouge155Options rouge155_options(const RougeCommandOptions& o, CLI::App* cmd) {
   return options;
 }
 
-void run_rouge155(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
+void run_rouge155(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
   if (!o.types.empty()) throw usage_error("--types is for --compat rouge-score; ROUGE-1.5.5 measures come from its flags");
   const Rouge155Metric metric(rouge155_options(o, cmd));
-  const auto& options = metric.options();
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const auto results = compute_corpus_stats({&metric}, spec, true);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
-  const std::string signature = full_signature(nrefs, metric.signature());
-  const auto& measures = metric.measures();
-  const std::string confidence = fmt::format("{}", options.confidence);
-
-  nlohmann::ordered_json documents = nlohmann::ordered_json::array();
-  std::string report_text;
-  for (const auto& system : results[0]) {
-    const std::string peer = results[0].size() > 1 ? system.system : "S";
-    auto report = make_report(metric, nrefs, system, false);
-    report["signature"] = signature;
-    nlohmann::ordered_json by_measure = nlohmann::ordered_json::object();
-    for (std::size_t m = 0; m < measures.size(); ++m) {
-      std::vector<std::array<double, 3>> rows;
-      for (const auto& row : system.rows) rows.push_back({row[3 * m], row[3 * m + 1], row[3 * m + 2]});
-      const Rouge155Average average = rouge155_average(rows, options);
-      const std::string& label = measures[m].label;
-      report_text += "---------------------------------------------\n";
-      nlohmann::ordered_json entry = nlohmann::ordered_json::object();
-      if (options.counting == 2) {
-        report_text += fmt::format("{} {} M_count: {} P_count: {} H_count: {}\n", peer, label, average.counts[0],
-                                   average.counts[1], average.counts[2]);
-        entry = {{"M_count", average.counts[0]}, {"P_count", average.counts[1]}, {"H_count", average.counts[2]}};
-      } else {
-        const char* names[3] = {"R", "P", "F"};
-        for (int c = 0; c < 3; ++c) {
-          report_text += fmt::format("{} {} Average_{}: {} ({}%-conf.int. {} - {})\n", peer, label, names[c],
-                                     average.avg[c], confidence, average.low[c], average.high[c]);
-          entry[names[c]] = {{"avg", std::stod(average.avg[c])},
-                             {"ci_low", std::stod(average.low[c])},
-                             {"ci_high", std::stod(average.high[c])}};
-        }
-        if (options.counting == 0) {
-          nlohmann::ordered_json plain = nlohmann::ordered_json::object();
-          for (int c = 0; c < 3; ++c) {
-            double sum = 0;
-            for (const auto& row : rows) sum += row[c];
-            plain[names[c]] = rows.empty() ? 0.0 : sum / static_cast<double>(rows.size());
-          }
-          entry["plain_mean"] = plain;
-        }
-      }
-      by_measure[label] = entry;
-      if (options.per_doc) {
-        report_text += ".............................................\n";
-        for (std::size_t d = 0; d < rows.size(); ++d) {
-          auto value = [&](double v) { return options.counting != 0 ? perl_number(v) : perl_fixed5(v); };
-          report_text += fmt::format("{} {} Eval {:06d}.{} R:{} P:{} F:{}\n", peer, label, d, peer, value(rows[d][0]),
-                                     value(rows[d][1]), value(rows[d][2]));
-        }
-      }
-    }
-    report["measures"] = by_measure;
-    documents.push_back(report);
-  }
-  const std::string json = (documents.size() == 1 ? documents[0].dump(2) : documents.dump(2)) + "\n";
-  if (!o.output.json_out.empty()) io::write_file_atomically(o.output.json_out, json);
-  if (o.output.format == "json") {
-    io.out << json;
-  } else if (o.rouge155_output) {
-    io.out << report_text;
-  } else {
-    io.out << "ROUGE-1.5.5|" << signature << "\n" << report_text;
-  }
+  if (cmd->count("--width") == 0) o.output.width = 5;
+  if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
+  const auto presentation = rouge155_presentation(metric, o.rouge155_output);
+  report_metric_results(metric, nrefs, results[0], o.output, io, presentation.get());
 }
 
 void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
@@ -304,17 +177,238 @@ void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
                                  cmd->count("--byte-limit") + cmd->count("--resamples") + cmd->count("--per-doc") >
                              0;
   if (o.compat == "rouge155") return run_rouge155(o, cmd, io);
+
   if (rouge155_only) throw usage_error("ROUGE-1.5.5 options need --compat rouge155");
   run_rouge_score(o, cmd, io);
 }
 
 }  // namespace
 
+// ------------------------------------------------------------ presentations
+
+namespace {
+
+// What rouge-score reports for one system: per-pair P/R/F by type, their
+// math.fsum means, and the BootstrapAggregator intervals when asked.
+struct RougeScoreSummary {
+  std::vector<std::vector<PRF>> rows_by_type;
+  std::vector<PRF> means;
+  std::vector<RougeInterval> intervals;
+};
+
+RougeScoreSummary summarize(const RougeScoreMetric& metric, const RougeScoreReport& report, const SystemStats& system) {
+  const auto& types = metric.options().types;
+  const std::size_t n = system.rows.size();
+  RougeScoreSummary summary;
+  summary.rows_by_type.resize(types.size());
+  summary.means.resize(types.size());
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    std::vector<double> columns[3];
+    for (const auto& row : system.rows) {
+      summary.rows_by_type[t].push_back({row[3 * t], row[3 * t + 1], row[3 * t + 2]});
+      for (int c = 0; c < 3; ++c) columns[c].push_back(row[3 * t + c]);
+    }
+    // Means as the goldens (math.fsum / n): the correctly rounded sum.
+    summary.means[t] = {exact_sum(columns[0]) / n, exact_sum(columns[1]) / n, exact_sum(columns[2]) / n};
+  }
+  if (report.bootstrap_samples > 0) {
+    summary.intervals =
+        rouge_score_bootstrap(summary.rows_by_type, report.seed, report.bootstrap_samples, report.confidence);
+  }
+  return summary;
+}
+
+}  // namespace
+
+std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& metric, RougeScoreReport report) {
+  auto presentation = std::make_unique<Presentation>();
+  // Summaries are computed once per system even when text and --json-out both need them.
+  auto cache = std::make_shared<std::map<const SystemStats*, RougeScoreSummary>>();
+  auto summary_of = [&metric, report, cache](const SystemStats& system) -> const RougeScoreSummary& {
+    auto found = cache->find(&system);
+    if (found == cache->end()) found = cache->emplace(&system, summarize(metric, report, system)).first;
+    return found->second;
+  };
+  presentation->corpus_score = [summary_of](const SystemStats& system) {
+    const auto& means = summary_of(system).means;
+    return means.empty() ? 0.0 : means[0].fmeasure;
+  };
+  if (report.bootstrap_samples > 0) {
+    presentation->extra_signature =
+        fmt::format("boot:{}|seed:{}|ci:{}", report.bootstrap_samples, report.seed, report.confidence);
+  }
+  presentation->default_width = 5;
+  presentation->system_text = [&metric, report, summary_of](const std::string& signature,
+                                                           const std::vector<SystemStats>& systems, std::size_t s) {
+    const auto& types = metric.options().types;
+    const auto& summary = summary_of(systems[s]);
+    const int width = report.width;
+    const std::string prefix = systems.size() > 1 ? systems[s].system + ": " : "";
+    auto fixed = [&](double v) { return format_fixed(v, width); };
+    std::string text;
+    if (report.sentence_level) {
+      for (std::size_t i = 0; i < systems[s].rows.size(); ++i) {
+        std::string line = prefix;
+        for (std::size_t t = 0; t < types.size(); ++t) {
+          const PRF& p = summary.rows_by_type[t][i];
+          line += fmt::format("{}{} P {} R {} F {}", t ? "  " : "", types[t].name(), fixed(p.precision),
+                              fixed(p.recall), fixed(p.fmeasure));
+        }
+        text += line + "\n";
+      }
+      return text;
+    }
+    if (report.score_only) return prefix + fixed(summary.means.empty() ? 0.0 : summary.means[0].fmeasure) + "\n";
+    text += fmt::format("{}ROUGE|{}\n", prefix, signature);
+    text += fmt::format("{:<10} {:>{}} {:>{}} {:>{}}\n", "type", "precision", width + 2, "recall", width + 2,
+                        "fmeasure", width + 2);
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      const PRF& m = summary.means[t];
+      text += fmt::format("{:<10} {:>{}} {:>{}} {:>{}}\n", types[t].name(), fixed(m.precision), width + 2,
+                          fixed(m.recall), width + 2, fixed(m.fmeasure), width + 2);
+    }
+    if (!summary.intervals.empty()) {
+      text += fmt::format("bootstrap: {} samples, seed {}, {}% interval (low / mid / high)\n", report.bootstrap_samples,
+                          report.seed, report.confidence * 100);
+      for (std::size_t t = 0; t < types.size(); ++t) {
+        const auto& iv = summary.intervals[t];
+        text += fmt::format("{:<10} P {} / {} / {}  R {} / {} / {}  F {} / {} / {}\n", types[t].name(),
+                            fixed(iv.low.precision), fixed(iv.mid.precision), fixed(iv.high.precision),
+                            fixed(iv.low.recall), fixed(iv.mid.recall), fixed(iv.high.recall), fixed(iv.low.fmeasure),
+                            fixed(iv.mid.fmeasure), fixed(iv.high.fmeasure));
+      }
+    }
+    return text;
+  };
+  presentation->json = [&metric, report, summary_of](nlohmann::ordered_json& json, const SystemStats& system,
+                                                    std::size_t) {
+    const auto& types = metric.options().types;
+    const auto& summary = summary_of(system);
+    nlohmann::ordered_json by_type = nlohmann::ordered_json::object();
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      auto entry = prf_json(summary.means[t]);
+      if (!summary.intervals.empty()) {
+        entry["low"] = prf_json(summary.intervals[t].low);
+        entry["mid"] = prf_json(summary.intervals[t].mid);
+        entry["high"] = prf_json(summary.intervals[t].high);
+      }
+      by_type[types[t].name()] = entry;
+    }
+    json["types"] = by_type;
+    if (report.bootstrap_samples > 0) {
+      json["bootstrap"] = {{"n_samples", report.bootstrap_samples}, {"seed", report.seed}, {"confidence", report.confidence}};
+    }
+    if (json.contains("sentences")) {
+      nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+      for (std::size_t i = 0; i < system.rows.size(); ++i) {
+        nlohmann::ordered_json pair = nlohmann::ordered_json::object();
+        for (std::size_t t = 0; t < types.size(); ++t) pair[types[t].name()] = prf_json(summary.rows_by_type[t][i]);
+        pairs.push_back(pair);
+      }
+      json["sentences"] = pairs;
+    }
+  };
+  return presentation;
+}
+
+std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output) {
+  auto presentation = std::make_unique<Presentation>();
+  presentation->default_width = 5;
+  if (!perl_output) {
+    presentation->text_header = [](const std::string& signature) { return "ROUGE-1.5.5|" + signature + "\n"; };
+  }
+  // Per system and measure: the rows and ROUGE-1.5.5's averages (its bootstrap), computed once.
+  struct Measures {
+    std::vector<std::vector<std::array<double, 3>>> rows;
+    std::vector<Rouge155Average> averages;
+  };
+  auto cache = std::make_shared<std::map<const SystemStats*, Measures>>();
+  auto measures_of = [&metric, cache](const SystemStats& system) -> const Measures& {
+    auto found = cache->find(&system);
+    if (found != cache->end()) return found->second;
+    Measures m;
+    for (std::size_t k = 0; k < metric.measures().size(); ++k) {
+      std::vector<std::array<double, 3>> rows;
+      for (const auto& row : system.rows) rows.push_back({row[3 * k], row[3 * k + 1], row[3 * k + 2]});
+      m.averages.push_back(rouge155_average(rows, metric.options()));
+      m.rows.push_back(std::move(rows));
+    }
+    return cache->emplace(&system, std::move(m)).first->second;
+  };
+  presentation->system_text = [&metric, measures_of](const std::string&, const std::vector<SystemStats>& systems,
+                                                     std::size_t s) {
+    const auto& options = metric.options();
+    const auto& m = measures_of(systems[s]);
+    const std::string peer = systems.size() > 1 ? systems[s].system : "S";
+    const std::string confidence = fmt::format("{}", options.confidence);
+    std::string text;
+    for (std::size_t k = 0; k < metric.measures().size(); ++k) {
+      const auto& average = m.averages[k];
+      const std::string& label = metric.measures()[k].label;
+      text += "---------------------------------------------\n";
+      if (options.counting == 2) {
+        text += fmt::format("{} {} M_count: {} P_count: {} H_count: {}\n", peer, label, average.counts[0],
+                            average.counts[1], average.counts[2]);
+      } else {
+        const char* names[3] = {"R", "P", "F"};
+        for (int c = 0; c < 3; ++c) {
+          text += fmt::format("{} {} Average_{}: {} ({}%-conf.int. {} - {})\n", peer, label, names[c], average.avg[c],
+                              confidence, average.low[c], average.high[c]);
+        }
+      }
+      if (options.per_doc) {
+        text += ".............................................\n";
+        const auto& rows = m.rows[k];
+        for (std::size_t d = 0; d < rows.size(); ++d) {
+          auto value = [&](double v) { return options.counting != 0 ? perl_number(v) : perl_fixed5(v); };
+          text += fmt::format("{} {} Eval {:06d}.{} R:{} P:{} F:{}\n", peer, label, d, peer, value(rows[d][0]),
+                              value(rows[d][1]), value(rows[d][2]));
+        }
+      }
+    }
+    return text;
+  };
+  presentation->json = [&metric, measures_of](nlohmann::ordered_json& json, const SystemStats& system, std::size_t) {
+    const auto& options = metric.options();
+    const auto& m = measures_of(system);
+    nlohmann::ordered_json by_measure = nlohmann::ordered_json::object();
+    for (std::size_t k = 0; k < metric.measures().size(); ++k) {
+      const auto& average = m.averages[k];
+      nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+      if (options.counting == 2) {
+        entry = {{"M_count", average.counts[0]}, {"P_count", average.counts[1]}, {"H_count", average.counts[2]}};
+      } else {
+        const char* names[3] = {"R", "P", "F"};
+        for (int c = 0; c < 3; ++c) {
+          entry[names[c]] = {{"avg", std::stod(average.avg[c])},
+                             {"ci_low", std::stod(average.low[c])},
+                             {"ci_high", std::stod(average.high[c])}};
+        }
+        if (options.counting == 0) {
+          nlohmann::ordered_json plain = nlohmann::ordered_json::object();
+          for (int c = 0; c < 3; ++c) {
+            double sum = 0;
+            for (const auto& row : m.rows[k]) sum += row[c];
+            plain[names[c]] = m.rows[k].empty() ? 0.0 : sum / static_cast<double>(m.rows[k].size());
+          }
+          entry["plain_mean"] = plain;
+        }
+      }
+      by_measure[metric.measures()[k].label] = entry;
+    }
+    json["measures"] = by_measure;
+  };
+  return presentation;
+}
+
 void add_rouge_command(CLI::App& app, Streams& io) {
   auto o = std::make_shared<RougeCommandOptions>();
   auto* cmd = app.add_subcommand("rouge", "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)");
   add_input_options(cmd, o->input);
-  add_output_options(cmd, o->output, /*statistics=*/false);  // rouge has its own --seed/--confidence
+  add_output_options(cmd, o->output, /*statistics=*/false);
+  // --confidence LEVEL and --seed N are rouge-score's BootstrapAggregator options
+  // (HF evaluate's); the shared bootstrap interval is --ci, and --seed seeds both.
+  add_statistics_options(cmd, o->output, "--ci", "");
   cmd->add_option("--compat", o->compat, "rouge-score (default, HF evaluate numbers) or rouge155 (ROUGE-1.5.5.pl)")
       ->check(CLI::IsMember({"rouge-score", "rouge155"}));
   cmd->add_option("--types", o->types, "rouge-score types, comma-separated: rouge1..rouge9, rougeL, rougeLsum");

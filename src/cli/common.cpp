@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -45,9 +46,13 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) 
   cmd->add_flag("-b,--score-only", options.score_only, "print only the score");
   cmd->add_flag("--sentence-level", options.sentence_level, "score every segment (-sl)");
   cmd->add_option("--json-out", options.json_out, "also write the JSON report to FILE (atomically)");
-  if (!statistics) return;
+  if (statistics) add_statistics_options(cmd, options);
+}
+
+void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag,
+                            const std::string& seed_flag) {
   cmd->add_flag("--stats", options.stats, "also describe the sentence-level scores (n, mean, stdev, quantiles)");
-  cmd->add_flag("--confidence", options.confidence, "bootstrap 95% confidence interval (-ci), as SacreBLEU");
+  cmd->add_flag(confidence_flag, options.confidence, "bootstrap 95% confidence interval (-ci), as SacreBLEU");
   cmd->add_option("--confidence-n", options.confidence_n, "bootstrap resamples (-cin)")->check(CLI::PositiveNumber);
   cmd->add_flag("--paired-bs", options.paired_bs, "paired bootstrap test of every -i system against the first");
   cmd->add_option("--paired-bs-n", options.paired_bs_n, "paired bootstrap resamples (-pbsn)")
@@ -56,9 +61,15 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) 
   cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
   cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
+  if (!seed_flag.empty()) {
+    cmd->add_option(seed_flag, options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
+  }
   cmd->add_option("--stats-out", options.stats_out, "write this run's sufficient statistics (a shard for 'evalcli merge')");
   cmd->add_flag("-q,--quiet", options.quiet, "no progress display on stderr");
+}
+
+bool wants_statistics(const OutputOptions& output) {
+  return output.stats || output.confidence || output.paired_bs || output.paired_ar || !output.stats_out.empty();
 }
 
 void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options) {
@@ -91,7 +102,11 @@ bool paired_test(const OutputOptions& output) { return output.paired_bs || outpu
 std::vector<double> sentence_scores(const Metric& metric, const SystemStats& system) {
   std::vector<double> scores;
   scores.reserve(system.rows.size());
-  for (const auto& row : system.rows) scores.push_back(metric.score(row));
+  for (const auto& row : system.rows) {
+    // Undefined sentence scores (the perplexity of a line without tokens) are left out.
+    const double score = metric.score(row);
+    if (std::isfinite(score)) scores.push_back(score);
+  }
   return scores;
 }
 
@@ -103,7 +118,9 @@ Analysis analyse(const Metric& metric, const std::vector<SystemStats>& systems, 
   analysis.paired.resize(n);
   analysis.distribution.resize(n);
   for (std::size_t s = 0; s < n; ++s) {
-    if (!systems[s].rows.empty()) analysis.distribution[s] = stats::describe(sentence_scores(metric, systems[s]));
+    if (const auto scores = sentence_scores(metric, systems[s]); !scores.empty()) {
+      analysis.distribution[s] = stats::describe(scores);
+    }
   }
   if (!output.confidence && !paired_test(output)) return analysis;
   if (output.sentence_level) throw usage_error("statistical tests are unavailable with --sentence-level");
@@ -153,14 +170,21 @@ nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_
   return out;
 }
 
+double corpus_score(const Metric& metric, const SystemStats& stats, const Presentation* presentation) {
+  if (presentation != nullptr && presentation->corpus_score && !stats.rows.empty()) {
+    return presentation->corpus_score(stats);
+  }
+  return metric.score(stats.totals);
+}
+
 nlohmann::ordered_json build_report(const Metric& metric, const std::string& signature, const SystemStats& stats,
                                     bool include_segments, const Analysis* analysis, std::size_t s,
-                                    const OutputOptions* output) {
+                                    const OutputOptions* output, const Presentation* presentation = nullptr) {
   nlohmann::ordered_json report;
   report["schema"] = "evalcli-report/1";
   report["name"] = metric.name();
   report["system"] = stats.system;
-  report["score"] = metric.score(stats.totals);
+  report["score"] = corpus_score(metric, stats, presentation);
   report["signature"] = signature;
   report["segments"] = stats.segments;
   nlohmann::ordered_json stat_object;
@@ -191,33 +215,57 @@ nlohmann::ordered_json build_report(const Metric& metric, const std::string& sig
     for (const auto& row : stats.rows) rows.push_back({{"score", metric.score(row)}, {"stats", row}});
     report["sentences"] = rows;
   }
+  if (presentation != nullptr && presentation->json) presentation->json(report, stats, s);
   return report;
 }
 
-std::string score_text(const Metric& metric, std::span<const Stat> stats, int width, const Analysis* analysis,
-                       std::size_t s) {
-  std::string text = format_fixed(metric.score(stats), width);
+std::string interval_text(double mean, double ci, int width) {
+  return fmt::format(" (μ = {} ± {})", format_fixed(mean, width), format_fixed(ci, width));
+}
+
+std::string score_text(double score, int width, const Analysis* analysis, std::size_t s) {
+  std::string text = format_fixed(score, width);
   if (analysis == nullptr) return text;
-  auto interval_text = [&](double mean, double ci) {
-    return fmt::format(" (μ = {} ± {})", format_fixed(mean, width), format_fixed(ci, width));
-  };
   if (analysis->confidence[s] && analysis->confidence[s]->mean > 0) {
-    text += interval_text(analysis->confidence[s]->mean, analysis->confidence[s]->half_width);
+    text += interval_text(analysis->confidence[s]->mean, analysis->confidence[s]->half_width, width);
   }
   if (analysis->paired[s]) {
     const auto& r = *analysis->paired[s];
-    if (r.mean && !analysis->confidence[s]) text += interval_text(*r.mean, *r.ci);
+    if (r.mean && !analysis->confidence[s]) text += interval_text(*r.mean, *r.ci, width);
     if (r.p_value) text += fmt::format(" (p = {:.4f}){}", *r.p_value, *r.p_value <= 0.05 ? "*" : "");
   }
   return text;
 }
 
-std::string text_line(const Metric& metric, const std::string& signature, std::span<const Stat> stats, int width,
-                      const Analysis* analysis = nullptr, std::size_t s = 0) {
-  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score_text(metric, stats, width, analysis, s));
+std::string text_line(const Metric& metric, const std::string& signature, std::span<const Stat> stats, double score,
+                      int width, const Analysis* analysis = nullptr, std::size_t s = 0) {
+  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score_text(score, width, analysis, s));
   const nlohmann::json details = metric.details(stats);
   if (details.contains("verbose_score")) line += " " + details["verbose_score"].get<std::string>();
   return line;
+}
+
+// After a presentation's own text: the interval and test results that the
+// default one-line form shows inline.
+std::string statistics_lines(const Metric& metric, const Analysis& analysis, std::size_t s, const OutputOptions& output) {
+  std::string out;
+  const int width = output.width;
+  if (analysis.confidence[s]) {
+    const auto& ci = *analysis.confidence[s];
+    out += fmt::format("  {} bootstrap 95% CI ({} resamples, seed {}): μ = {} ± {} [{}, {}]\n", metric.name(),
+                       analysis.confidence_n, analysis.seed.text, format_fixed(ci.mean, width),
+                       format_fixed(ci.half_width, width), format_fixed(ci.lower, width), format_fixed(ci.upper, width));
+  }
+  if (analysis.paired[s]) {
+    const auto& r = *analysis.paired[s];
+    std::string line = fmt::format("  {} {}:", metric.name(),
+                                   output.paired_bs ? "paired bootstrap" : "paired approximate randomization");
+    if (r.mean && r.ci) line += fmt::format(" μ = {} ± {}", format_fixed(*r.mean, width), format_fixed(*r.ci, width));
+    if (r.p_value) line += fmt::format(" p = {:.4f}{} against the baseline", *r.p_value, *r.p_value <= 0.05 ? "*" : "");
+    if (s == 0) line += " (baseline)";
+    out += line + "\n";
+  }
+  return out;
 }
 
 std::string distribution_line(const Metric& metric, const stats::Distribution& d, int width) {
@@ -230,9 +278,10 @@ std::string distribution_line(const Metric& metric, const stats::Distribution& d
 }
 
 std::string json_document(const Metric& metric, const std::string& signature, const std::vector<SystemStats>& systems,
-                          bool segments, const Analysis* analysis, const OutputOptions* output) {
+                          bool segments, const Analysis* analysis, const OutputOptions* output,
+                          const Presentation* presentation) {
   auto dump = [&](std::size_t s) {
-    return build_report(metric, signature, systems[s], segments, analysis, s, output).dump(2);
+    return build_report(metric, signature, systems[s], segments, analysis, s, output, presentation).dump(2);
   };
   if (systems.size() == 1) return dump(0) + "\n";
   std::string out = "[\n";
@@ -243,6 +292,26 @@ std::string json_document(const Metric& metric, const std::string& signature, co
 std::string system_prefix(const std::vector<SystemStats>& systems, std::size_t s, const OutputOptions& output) {
   if (systems.size() <= 1) return "";
   return (s == 0 && paired_test(output) ? "Baseline: " : "") + systems[s].system + ": ";
+}
+
+std::string default_system_text(const Metric& metric, const std::string& signature, const SystemStats& system,
+                                std::size_t s, const std::string& prefix, const OutputOptions& output,
+                                const Analysis& analysis, const Presentation* presentation) {
+  std::string rendered;
+  if (output.sentence_level) {
+    for (const auto& row : system.rows) {
+      rendered += prefix + (output.score_only ? format_fixed(metric.score(row), output.width)
+                                              : text_line(metric, signature, row, metric.score(row), output.width));
+      rendered += '\n';
+    }
+  } else {
+    const double score = corpus_score(metric, system, presentation);
+    rendered += prefix + (output.score_only ? score_text(score, output.width, &analysis, s)
+                                            : text_line(metric, signature, system.totals, score, output.width,
+                                                        &analysis, s));
+    rendered += '\n';
+  }
+  return rendered;
 }
 
 }  // namespace
@@ -258,29 +327,27 @@ bool needs_rows(const OutputOptions& output) {
 }
 
 void report_metric_results(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
-                           const OutputOptions& output, Streams& io) {
+                           const OutputOptions& output, Streams& io, const Presentation* presentation) {
   Progress progress(io.err, output.quiet);
   const Analysis analysis = analyse(metric, systems, output, progress);
   const std::string plain_signature = metric_signature(metric, nrefs);
-  const std::string signature = full_signature(nrefs, metric.signature(), analysis.extra_signature);
+  std::string extra = presentation != nullptr ? presentation->extra_signature : std::string();
+  if (!analysis.extra_signature.empty()) extra += (extra.empty() ? "" : "|") + analysis.extra_signature;
+  const std::string signature = full_signature(nrefs, metric.signature(), extra);
 
   std::string rendered;
   if (output.format == "json") {
-    rendered = json_document(metric, signature, systems, output.sentence_level, &analysis, &output);
+    rendered = json_document(metric, signature, systems, output.sentence_level, &analysis, &output, presentation);
   } else {
+    if (presentation != nullptr && presentation->text_header) rendered += presentation->text_header(signature);
     for (std::size_t s = 0; s < systems.size(); ++s) {
       const auto& system = systems[s];
-      const std::string prefix = system_prefix(systems, s, output);
-      if (output.sentence_level) {
-        for (const auto& row : system.rows) {
-          rendered += prefix + (output.score_only ? format_fixed(metric.score(row), output.width)
-                                                  : text_line(metric, signature, row, output.width));
-          rendered += '\n';
-        }
-      } else if (output.score_only) {
-        rendered += prefix + score_text(metric, system.totals, output.width, &analysis, s) + "\n";
+      if (presentation != nullptr && presentation->system_text) {
+        rendered += presentation->system_text(signature, systems, s);
+        rendered += statistics_lines(metric, analysis, s, output);
       } else {
-        rendered += prefix + text_line(metric, signature, system.totals, output.width, &analysis, s) + "\n";
+        rendered += default_system_text(metric, signature, system, s, system_prefix(systems, s, output), output,
+                                        analysis, presentation);
       }
       if (output.stats && analysis.distribution[s]) {
         rendered += distribution_line(metric, *analysis.distribution[s], output.width);
@@ -288,8 +355,8 @@ void report_metric_results(const Metric& metric, std::size_t nrefs, const std::v
     }
   }
   if (!output.json_out.empty()) {
-    io::write_file_atomically(output.json_out,
-                              json_document(metric, signature, systems, output.sentence_level, &analysis, &output));
+    io::write_file_atomically(
+        output.json_out, json_document(metric, signature, systems, output.sentence_level, &analysis, &output, presentation));
   }
   if (!output.stats_out.empty()) {
     io::write_file_atomically(output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
@@ -298,7 +365,7 @@ void report_metric_results(const Metric& metric, std::size_t nrefs, const std::v
 }
 
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io) {
+                        Streams& io, const Presentation* presentation) {
   const CorpusSpec spec = make_corpus_spec(input, io.in);
   std::vector<std::vector<SystemStats>> results;
   {
@@ -307,7 +374,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
                                    [&](std::size_t done) { progress.update("scoring segments", done); });
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
-  report_metric_results(metric, nrefs, results[0], output, io);
+  report_metric_results(metric, nrefs, results[0], output, io, presentation);
 }
 
 }  // namespace evalcli::cli

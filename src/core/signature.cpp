@@ -94,7 +94,7 @@ std::optional<std::string> find_field(const std::vector<SignatureField>& fields,
 }
 
 std::string full_signature(std::size_t nrefs, std::string_view metric_fields, std::string_view extra) {
-  std::string sig = fmt::format("nrefs:{}", nrefs);
+  std::string sig = nrefs == kVariableRefs ? std::string("nrefs:var") : fmt::format("nrefs:{}", nrefs);
   if (!extra.empty()) sig += fmt::format("|{}", extra);
   if (!metric_fields.empty()) sig += fmt::format("|{}", metric_fields);
   sig += "|version:" + evalcli_version_tag();

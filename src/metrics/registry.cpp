@@ -5,22 +5,50 @@
 #include <string_view>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/bleu.hpp"
+#include "evalcli/metrics/chrf.hpp"
+#include "evalcli/metrics/ppl_metric.hpp"
+#include "evalcli/metrics/signature_factories.hpp"
+#include "evalcli/metrics/ter.hpp"
 
 namespace evalcli {
 namespace {
 
 std::unique_ptr<Metric> bleu(const std::string& signature) { return bleu_from_signature(signature, std::nullopt); }
+std::unique_ptr<Metric> chrf(const std::string& signature) {
+  return std::make_unique<Chrf>(chrf_options_from_signature(signature, std::nullopt));
+}
+std::unique_ptr<Metric> ter(const std::string& signature) {
+  return std::make_unique<Ter>(ter_options_from_signature(signature, std::nullopt));
+}
+
+// CIDEr's document frequencies come from all references: statistics of
+// shards that each counted their own (df:corpus) are not parts of one run.
+std::string cider_shard_problem(const std::string& signature) {
+  if (find_field(parse_signature(signature), "df").value_or("corpus") != "corpus") return "";
+  return "CIDEr shards scored with document frequencies of their own references (df:corpus) cannot be merged: "
+         "count them once over all references (evalcli cider ... --save-df DF) and score every shard with --df DF";
+}
 
 struct Registration {
   std::string_view name_prefix;  // matches name() values starting with it ("chrF" for chrF2++)
   std::unique_ptr<Metric> (*from_signature)(const std::string& signature);
   bool higher_is_better;
+  // Why shards with this signature cannot be merged, or "" (null: statistics are additive).
+  std::string (*shard_problem)(const std::string& signature) = nullptr;
 };
 
 // One line per metric.
 const Registration kRegistry[] = {
     {"BLEU", bleu, true},
+    {"chrF", chrf, true},
+    {"TER", ter, false},
+    {"METEOR", meteor_from_signature, true},
+    {"ROUGE", rouge_from_signature, true},
+    {"ROUGE-1.5.5", rouge155_from_signature, true},
+    {"CIDEr", cider_from_signature, true, cider_shard_problem},
+    {"PPL", ppl::ppl_from_signature, false},
 };
 
 const Registration* find(const std::string& name) {
@@ -42,6 +70,11 @@ std::unique_ptr<Metric> metric_from_signature(const std::string& name, const std
     throw usage_error(fmt::format("metric '{}' cannot be rebuilt from a signature by this evalcli", name));
   }
   return entry->from_signature(signature);
+}
+
+std::string shard_merge_problem(const std::string& name, const std::string& signature) {
+  const Registration* entry = find(name);
+  return entry != nullptr && entry->shard_problem != nullptr ? entry->shard_problem(signature) : "";
 }
 
 bool higher_is_better(const std::string& name) {

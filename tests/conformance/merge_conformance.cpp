@@ -2,6 +2,7 @@
 // WMT22 data prints exactly what one run over the whole data prints, for every
 // metric command available; mismatched shards are refused; `evalcli check`
 // passes and fails on crafted baselines.
+#include <cstdlib>
 #include <memory>
 
 #include "support/test_support.hpp"
@@ -30,55 +31,124 @@ std::vector<std::unique_ptr<TempFile>> split(const std::vector<std::string>& lin
   return files;
 }
 
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+// One metric command over one WMT22 pair of files. `max_lines` keeps the
+// slow ones (METEOR with WordNet, ROUGE-1.5.5's bootstrap) to the first lines.
 struct Case {
   std::string command;
   std::vector<std::string> options;
+  std::string pair = "en-de";
+  std::string ref = "ref.A.de";
+  std::string hyp = "hyp.Online-B.de";
+  std::size_t max_lines = 0;
+  bool ppl = false;        // `evalcli ppl --lm MODEL -i HYP` (no references)
+  bool cider_df = false;   // shards share document frequencies (--df) saved over all references
 };
 
-// Every native metric command on main whose statistics are additive.
-const std::vector<Case> kCases = {
-    {"bleu", {}},
-    {"bleu", {"--tokenize", "intl", "--lowercase"}},
-};
+// Every metric command: all their statistics merge into exactly one run's numbers.
+std::vector<Case> all_cases() {
+  std::vector<Case> cases = {
+      {"bleu", {}},
+      {"bleu", {"--tokenize", "intl", "--lowercase"}},
+      {"chrf", {}},
+      {"chrf", {"--chrf-word-order", "2"}},
+      {"ter", {}},
+      {"rouge", {}, "de-en", "ref.A.en", "hyp.Online-B.en"},
+      {"rouge", {"--stem", "--types", "rouge1,rougeL"}, "de-en", "ref.A.en", "hyp.Online-B.en"},
+      {"rouge", {"--compat", "rouge155", "--rouge155-flags", "-c 95 -r 100 -n 2 -a"}, "de-en", "ref.A.en",
+       "hyp.Online-B.en", 300},
+      {"meteor", {}, "de-en", "ref.A.en", "hyp.Online-B.en", 300},
+      {"meteor", {"--aggregate", "summed-stats", "--lang", "de"}, "en-de", "ref.A.de", "hyp.Online-B.de", 300},
+      {"cider", {}, "de-en", "ref.A.en", "hyp.Online-B.en"},
+      {"ppl", {}, "de-en", "", "hyp.Online-B.en"},
+  };
+  cases[10].cider_df = true;
+  cases[11].ppl = true;
+  return cases;
+}
+
+std::vector<std::string> limited(std::vector<std::string> lines, std::size_t max_lines) {
+  if (max_lines > 0 && lines.size() > max_lines) lines.resize(max_lines);
+  return lines;
+}
 
 }  // namespace
 
-TEST_CASE("merge of 1, 2 and 7 shards equals one run", "[stats][merge][conformance]") {
+TEST_CASE("merge of 1, 2 and 7 shards equals one run, for every metric", "[stats][merge][conformance]") {
   const auto parent = shared_parent();
   if (!parent) return;
-  const auto dir = *parent / "shared/corpora/wmt22/en-de";
-  const auto ref_lines = read_lines(dir / "ref.A.de");
-  const auto hyp_lines = read_lines(dir / "hyp.Online-B.de");
-  for (const auto& c : kCases) {
-    std::vector<std::string> whole = {c.command, "-r", (dir / "ref.A.de").string(), "-i",
-                                      (dir / "hyp.Online-B.de").string(), "-w", "17"};
-    whole.insert(whole.end(), c.options.begin(), c.options.end());
+  const auto model = (*parent / "shared/corpora/lm/arpa/toy.en.o3.arpa").string();
+  // ROUGE-1.5.5's data folder: given to the command, and to merge (which has no
+  // --rouge155-data) through the environment, as docs/sharding.md says.
+  const auto rouge155_data = (*parent / "shared/corpora/rouge155-data").string();
+  ::setenv("ROUGE_EVAL_HOME", rouge155_data.c_str(), 1);
+  for (const auto& c : all_cases()) {
+    const auto dir = *parent / "shared/corpora/wmt22" / c.pair;
+    const auto hyp_lines = limited(read_lines(dir / c.hyp), c.max_lines);
+    const auto ref_lines = c.ppl ? std::vector<std::string>{} : limited(read_lines(dir / c.ref), c.max_lines);
+    const TempFile whole_ref(join_lines(ref_lines)), whole_hyp(join_lines(hyp_lines));
+    auto command = [&](const std::string& ref, const std::string& hyp) {
+      std::vector<std::string> args = {c.command};
+      if (c.ppl) {
+        args.insert(args.end(), {"--lm", model, "-i", hyp});
+      } else {
+        args.insert(args.end(), {"-r", ref, "-i", hyp, "-w", "17"});
+      }
+      args.insert(args.end(), c.options.begin(), c.options.end());
+      if (c.options.size() > 1 && c.options[1] == "rouge155") args.insert(args.end(), {"--rouge155-data", rouge155_data});
+      return args;
+    };
+    std::unique_ptr<TempFile> df;
+    std::vector<std::string> df_option;
+    if (c.cider_df) {
+      // CIDEr's document frequencies come from all references: counted once, shared by every shard.
+      df = std::make_unique<TempFile>("", ".df");
+      auto save = command(whole_ref.path(), whole_hyp.path());
+      save.insert(save.end(), {"--save-df", df->path()});
+      REQUIRE(run_cli(save).exit_code == 0);
+      df_option = {"--df", df->path()};
+    }
+    auto whole = command(whole_ref.path(), whole_hyp.path());
+    whole.insert(whole.end(), df_option.begin(), df_option.end());
     const CliResult single_text = run_cli(whole);
+    INFO(c.command << " " << (c.options.empty() ? "" : c.options[0]) << ": " << single_text.err);
     REQUIRE(single_text.exit_code == 0);
     auto single_json_args = whole;
     single_json_args.insert(single_json_args.end(), {"-f", "json", "--confidence", "--confidence-n", "200"});
+    if (c.command == "rouge") single_json_args[single_json_args.size() - 3] = "--ci";
     auto single_json = nlohmann::json::parse(run_cli(single_json_args).out);
     for (std::size_t parts : {1, 2, 7}) {
-      INFO(c.command << " " << parts << " shard(s)");
+      INFO(parts << " shard(s)");
       const auto refs = split(ref_lines, parts);
       const auto hyps = split(hyp_lines, parts);
       std::vector<std::unique_ptr<TempFile>> shards;
-      std::vector<std::string> merge = {"merge", "-w", "17"};
+      std::vector<std::string> merge = {"merge"};
+      if (!c.ppl) merge.insert(merge.end(), {"-w", "17"});
       for (std::size_t p = 0; p < parts; ++p) {
         shards.push_back(std::make_unique<TempFile>("", ".json"));
-        std::vector<std::string> args = {c.command, "-r", refs[p]->path(), "-i", hyps[p]->path(),
-                                         "--stats-out", shards.back()->path()};
-        args.insert(args.end(), c.options.begin(), c.options.end());
-        REQUIRE(run_cli(args).exit_code == 0);
+        auto args = command(c.ppl ? "" : refs[p]->path(), hyps[p]->path());
+        args.insert(args.end(), df_option.begin(), df_option.end());
+        args.insert(args.end(), {"--stats-out", shards.back()->path()});
+        const CliResult shard = run_cli(args);
+        INFO(shard.err);
+        REQUIRE(shard.exit_code == 0);
         merge.push_back(shards.back()->path());
       }
       const CliResult merged = run_cli(merge);
+      INFO(merged.err);
       CHECK(merged.exit_code == 0);
       CHECK(merged.out == single_text.out);
       merge.insert(merge.end(), {"-f", "json", "--confidence", "--confidence-n", "200"});
       auto merged_json = nlohmann::json::parse(run_cli(merge).out);
-      merged_json.erase("system");  // shards are named after their own files
-      single_json.erase("system");
+      for (auto* json : {&merged_json, &single_json}) {
+        json->erase("system");     // shards are named after their own files
+        json->erase("documents");  // CIDEr's df document count: known to the command only
+      }
       CHECK(merged_json == single_json);
     }
   }
@@ -139,6 +209,89 @@ TEST_CASE("native commands: --stats and --confidence; JSON always describes sent
   CHECK(json["sentence_scores"].contains("note"));
   CHECK(run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--paired-bs"}).exit_code == 2);  // one system
   CHECK(run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--seed", "x", "--confidence"}).exit_code == 2);
+}
+
+TEST_CASE("merge refuses mismatched shards of other metrics, naming the field", "[stats][merge]") {
+  const TempFile ref("the cat sat on the mat\na quick brown fox\n"), hyp("the cat sat on a mat\na fox\n");
+  auto shard_of = [&](std::vector<std::string> args) {
+    auto file = std::make_unique<TempFile>("", ".json");
+    args.insert(args.end(), {"-r", ref.path(), "-i", hyp.path(), "--stats-out", file->path()});
+    const CliResult result = run_cli(args);
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    return file;
+  };
+  const auto chrf = shard_of({"chrf"}), chrf_space = shard_of({"chrf", "--chrf-whitespace"});
+  CliResult result = run_cli({"merge", chrf->path(), chrf_space->path()});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("space: 'no' vs 'yes'") != std::string::npos);
+  const auto rouge = shard_of({"rouge"}), rouge_stem = shard_of({"rouge", "--stem"});
+  result = run_cli({"merge", rouge->path(), rouge_stem->path()});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("stem: 'no' vs") != std::string::npos);
+  const auto ter = shard_of({"ter"});
+  result = run_cli({"merge", chrf->path(), ter->path()});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("metric 'chrF2' vs 'TER'") != std::string::npos);
+  // CIDEr shards that counted their own document frequencies are not parts of one run.
+  const auto cider_a = shard_of({"cider"}), cider_b = shard_of({"cider"});
+  result = run_cli({"merge", cider_a->path(), cider_b->path()});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("--df") != std::string::npos);
+  CHECK(run_cli({"merge", cider_a->path()}).exit_code == 0);  // one shard is the whole run
+}
+
+TEST_CASE("check passes and fails on crafted baselines for chrF, TER and ROUGE", "[stats][check]") {
+  const TempFile ref("the cat sat on the mat\na quick brown fox jumps\nit is a sunny day today\n");
+  const TempFile good("the cat sat on the mat\na quick brown fox jumps\nit is a sunny day today\n");
+  const TempFile worse("the cat sat on a hat\na slow brown fox jumps\nit was a rainy day\n");
+  for (const auto& metric : {std::vector<std::string>{"chrf", "--chrf-word-order", "2"},
+                                                std::vector<std::string>{"ter"},
+                                                std::vector<std::string>{"rouge", "--stem"}}) {
+    INFO(metric[0]);
+    const TempFile report("", ".json"), shard("", ".json");
+    auto args = metric;
+    args.insert(args.end(), {"-r", ref.path(), "-i", good.path(), "--json-out", report.path(), "--stats-out", shard.path()});
+    REQUIRE(run_cli(args).exit_code == 0);
+    CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", good.path()}).exit_code == 0);
+    CHECK(run_cli({"check", "--baseline", shard.path(), "-r", ref.path(), "-i", good.path()}).exit_code == 0);
+    const CliResult drop = run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path()});
+    CHECK(drop.exit_code == 5);
+    CHECK(drop.err.find("check failed") != std::string::npos);
+    CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop", "1000"})
+              .exit_code == 0);
+    const CliResult refused =
+        run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-r", ref.path(), "-i", good.path()});
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("nrefs") != std::string::npos);
+  }
+}
+
+TEST_CASE("statistics options on ROUGE, CIDEr and perplexity reports", "[stats][cli]") {
+  const TempFile ref("the cat sat on the mat\na quick brown fox jumps\nit is a sunny day\n");
+  const TempFile hyp("the cat sat on a mat\na fox jumps\nit is sunny\n"), other("a cat\nthe fox\nsunny day\n");
+  CliResult r = run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "--ci", "--confidence-n", "50", "--stats"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("|bs:50|seed:12345|") != std::string::npos);
+  CHECK(r.out.find("ROUGE bootstrap 95% CI (50 resamples, seed 12345)") != std::string::npos);
+  CHECK(r.out.find("sentence-level ROUGE (n = 3;") != std::string::npos);
+  r = run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), other.path(), "--paired-bs", "--paired-bs-n", "50"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("ROUGE paired bootstrap:") != std::string::npos);
+  CHECK(run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "--bootstrap", "10", "--ci"}).exit_code == 2);
+  r = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--confidence", "--confidence-n", "50", "-f", "json"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.out)["confidence"]["resamples"] == 50);
+  const TempFile text("the cat sat\non the mat\n");
+  const auto parent = shared_parent();
+  if (!parent) return;
+  const auto model = (*parent / "shared/corpora/lm/arpa/toy.en.o3.arpa").string();
+  r = run_cli({"ppl", "--lm", model, "-i", text.path(), "--stats", "--confidence", "--confidence-n", "50"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("PPL bootstrap 95% CI (50 resamples") != std::string::npos);
+  CHECK(r.out.find("sentence-level PPL (n = 2;") != std::string::npos);
+  CHECK(run_cli({"ppl", "--lm", model, "-i", text.path(), "--kenlm-output", "--stats"}).exit_code == 2);
 }
 
 }  // namespace evalcli::test

@@ -1,7 +1,9 @@
 #pragma once
 // Options and the scoring/reporting flow shared by every native metric
 // subcommand (bleu, chrf, ter, rouge, ...): written once, used by all.
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,8 +45,15 @@ struct OutputOptions {
   bool quiet = false;               // -q/--quiet: no progress display
 };
 // `statistics` = false leaves out the statistics options (--stats, --confidence,
-// --paired-*, --seed, --stats-out, -q) for commands that define their own.
+// --paired-*, --seed, --stats-out, -q); add them with add_statistics_options.
 void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics = true);
+// The statistics options alone. `confidence_flag` / `seed_flag` rename
+// --confidence / --seed for commands that already use those names (ROUGE's
+// rouge-score aggregator: --confidence LEVEL); an empty seed_flag adds none.
+void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence",
+                            const std::string& seed_flag = "--seed");
+// True when any statistics option asks for resampling or a shard.
+bool wants_statistics(const OutputOptions& output);
 
 // Tokenizer settings every subcommand with --tokenize offers: --jieba-hmm on|off,
 // --jieba-dict FILE (they only affect zh-jieba; docs/segmentation.md).
@@ -57,16 +66,44 @@ std::string metric_signature(const Metric& metric, std::size_t nrefs);
 nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
                                    bool include_segments);
 
+// How a metric command prints what differs from the default one line per
+// system and evalcli-report/1 JSON (ROUGE's table, CIDEr's image ids,
+// perplexity's `key = value` lines). Every member is optional. Everything
+// statistical (sentence-score distribution, bootstrap intervals, paired tests,
+// --json-out and --stats-out files) stays in report_metric_results, written
+// once for every metric; `evalcli merge` uses the same presentation as the
+// command (presentation_for) so that a merge prints what one run prints.
+struct Presentation {
+  // The corpus score of one system (default metric.score(totals)): e.g. numpy's
+  // pairwise mean of CIDEr's per-image scores, math.fsum mean for rouge-score.
+  std::function<double(const SystemStats&)> corpus_score;
+  // Signature fields the command adds before the resampling ones ("boot:1000|...").
+  std::string extra_signature;
+  // Text printed once before the systems, given the full signature.
+  std::function<std::string(const std::string& signature)> text_header;
+  // The text of system `s` (replacing the default line(s)); statistics lines follow it.
+  std::function<std::string(const std::string& signature, const std::vector<SystemStats>& systems, std::size_t s)>
+      system_text;
+  // Completes the default JSON report of one system.
+  std::function<void(nlohmann::ordered_json& report, const SystemStats& system, std::size_t s)> json;
+  // Decimals when -w is not given.
+  std::optional<int> default_width;
+};
+
+// The presentation `evalcli merge` uses for shards of `metric` (the one its
+// command uses with default options and `output`); null = the default one.
+std::unique_ptr<Presentation> presentation_for(const Metric& metric, const OutputOptions& output);
+
 // Prints already computed statistics of `systems` as asked (text/JSON,
 // --stats, --confidence, paired tests, --json-out, --stats-out): shared by
 // run_metric_command and `evalcli merge`.
 void report_metric_results(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
-                           const OutputOptions& output, Streams& io);
+                           const OutputOptions& output, Streams& io, const Presentation* presentation = nullptr);
 // True when the output options need every segment's statistics kept.
 bool needs_rows(const OutputOptions& output);
 
 // Scores the input with `metric` and prints text or JSON as asked.
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io);
+                        Streams& io, const Presentation* presentation = nullptr);
 
 }  // namespace evalcli::cli

@@ -25,6 +25,9 @@ double signature_double(std::string_view key, std::string_view value);
 
 std::optional<std::string> find_field(const std::vector<SignatureField>& fields, std::string_view key);
 
+// nrefs value for items with different numbers of references: printed "nrefs:var".
+inline constexpr std::size_t kVariableRefs = static_cast<std::size_t>(-1);
+
 // "nrefs:N|<extra>|<metric fields>|version:evalcli-X.Y.Z"
 std::string full_signature(std::size_t nrefs, std::string_view metric_fields,
                            std::string_view extra_fields = {});

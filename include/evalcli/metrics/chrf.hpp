@@ -4,6 +4,7 @@
 // orders 1..nw) [hyp_count, ref_count, match_count], taken from the reference
 // with the best sentence-level F.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace);
 // SacreBLEU's word split for chrF++: whitespace split, then one leading or
 // trailing ASCII punctuation character split off words longer than one character.
 std::vector<std::u32string_view> chrf_words(std::u32string_view line);
+
+// Configures chrF from a SacreBLEU 1.x/2.x or evalcli signature; `given_refs`
+// (when known) must agree with its nrefs. Usage errors name the field.
+ChrfOptions chrf_options_from_signature(const std::string& signature, std::optional<std::size_t> given_refs,
+                                        const TokenizerOptions& tokenizer_options = {});
 
 class Chrf : public Metric {
  public:

@@ -15,6 +15,11 @@ namespace evalcli {
 // when no registered metric handles it, or the field it cannot apply.
 std::unique_ptr<Metric> metric_from_signature(const std::string& name, const std::string& signature);
 
+// Why several shards of this metric and signature cannot be merged into the
+// score of one run, or "" when they can (statistics additive). CIDEr needs
+// shared document frequencies (--df).
+std::string shard_merge_problem(const std::string& name, const std::string& signature);
+
 // False for error rates and perplexity (TER, PPL): lower scores are better.
 bool higher_is_better(const std::string& name);
 

@@ -4,6 +4,7 @@
 // Statistics per segment: [edits (min over references), average reference length].
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ std::int64_t ter_edits(std::span<const std::uint32_t> hyp, std::span<const std::
 // (Python slice semantics, including its "within the block" case).
 void ter_perform_shift(std::span<const std::uint32_t> words, std::size_t start, std::size_t length,
                        std::size_t target, std::vector<std::uint32_t>& out);
+
+// Configures TER from a SacreBLEU 1.x/2.x or evalcli signature; `given_refs`
+// (when known) must agree with its nrefs. Usage errors name the field.
+TerOptions ter_options_from_signature(const std::string& signature, std::optional<std::size_t> given_refs);
 
 class Ter : public Metric {
  public:

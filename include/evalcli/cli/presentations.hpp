@@ -1,0 +1,41 @@
+#pragma once
+// The presentations (cli/common.hpp) of the metric commands whose output is
+// not the default one line per system. Each command uses its own; `evalcli
+// merge` gets the same one, with the command's default options, from
+// presentation_for() so that merged shards print what one run prints.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evalcli/cli/common.hpp"
+#include "evalcli/metrics/rouge.hpp"
+
+namespace evalcli::cli {
+
+// CIDEr: numpy's mean of the per-image scores; `documents` (N of the document
+// frequencies) and the item ids in JSON when known.
+std::unique_ptr<Presentation> cider_presentation(std::optional<std::size_t> documents, std::vector<std::string> ids);
+
+// rouge-score: its table (or per-pair lines), math.fsum means, and with
+// `bootstrap_samples` > 0 its BootstrapAggregator intervals.
+struct RougeScoreReport {
+  int bootstrap_samples = 0;
+  unsigned seed = 42;
+  double confidence = 0.95;
+  bool sentence_level = false;
+  bool score_only = false;
+  int width = 5;
+};
+std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& metric, RougeScoreReport report);
+
+// ROUGE-1.5.5: its text report (after a signature line unless `perl_output`).
+std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output);
+
+// Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`.
+// `line_numbers` / `ids` (log-prob documents) when known, else rows count from 1.
+std::unique_ptr<Presentation> ppl_presentation(const Metric& metric, bool per_doc,
+                                               std::vector<std::size_t> line_numbers = {},
+                                               std::vector<nlohmann::json> ids = {});
+
+}  // namespace evalcli::cli
