@@ -249,7 +249,7 @@ void run_arpa(const PplOptions& o, Streams& io) {
       }
       out.append(rendered);
     }
-    if (o.per_doc) {
+    if (o.per_doc && o.kenlm_output) {  // else the presentation reports the rows
       nlohmann::ordered_json row;
       row["line"] = input.line_number();
       row["log10_total"] = scored.total;
