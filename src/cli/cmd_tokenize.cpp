@@ -26,7 +26,7 @@ void run_tokenize(const TokenizeOptions& o, Streams& io) {
   std::string out;
   while (reader.next(line)) {
     out.clear();
-    for (char32_t c : pipeline.process(line)) utf8::append(out, c);
+    utf8::append(out, pipeline.process(line));
     out.push_back('\n');
     io.out << out;
   }

@@ -77,10 +77,34 @@ void append(std::string& out, char32_t cp) {
   }
 }
 
+void append(std::string& out, std::u32string_view text) {
+  std::size_t size = 0;
+  for (char32_t cp : text) size += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  const std::size_t old_size = out.size();
+  out.resize(old_size + size);
+  char* p = out.data() + old_size;
+  for (char32_t cp : text) {
+    if (cp < 0x80) {
+      *p++ = static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      *p++ = static_cast<char>(0xC0 | (cp >> 6));
+      *p++ = static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      *p++ = static_cast<char>(0xE0 | (cp >> 12));
+      *p++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      *p++ = static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      *p++ = static_cast<char>(0xF0 | (cp >> 18));
+      *p++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      *p++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      *p++ = static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+}
+
 std::string encode(std::u32string_view text) {
   std::string out;
-  out.reserve(text.size());
-  for (char32_t cp : text) append(out, cp);
+  append(out, text);
   return out;
 }
 

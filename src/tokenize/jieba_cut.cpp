@@ -4,6 +4,7 @@
 //   __cut_DAG[_NO_HMM]   -> get_DAG + calc (maximum probability route)
 //   finalseg.cut/viterbi -> HMM for runs of single characters unknown as a whole
 #include <cmath>
+#include <memory>
 
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/jieba.hpp"
@@ -30,6 +31,21 @@ struct RouteStep {
   std::size_t end;  // index of the last character of the word starting here
 };
 
+// std::log(frequency) through a small direct-mapped cache per thread: the same
+// few thousand dictionary words (and so frequencies) come back all the time, and
+// a hit returns the double the same std::log call gave.
+double log_frequency(std::uint64_t frequency) {
+  struct Slot {
+    std::uint64_t frequency;  // 0 = empty (frequencies here are >= 1)
+    double log;
+  };
+  constexpr int kBits = 12;
+  thread_local const auto cache = std::make_unique<Slot[]>(std::size_t{1} << kBits);
+  Slot& slot = cache[(frequency * 0x9E3779B97F4A7C15ULL) >> (64 - kBits)];
+  if (slot.frequency != frequency) slot = {frequency, std::log(static_cast<double>(frequency))};
+  return slot.log;
+}
+
 // get_DAG + calc: route[idx] = max over words sentence[idx..x] of
 //   (log(FREQ.get(word) or 1) - logtotal + route[x + 1].log_probability, x)
 // Python compares these tuples: the larger probability wins, then the larger x.
@@ -41,7 +57,7 @@ void best_route(std::u32string_view block, const Dictionary& dictionary, std::ve
     bool found = false;
     RouteStep best{0.0, 0};
     auto consider = [&](std::size_t x, std::uint64_t frequency) {
-      const double p = std::log(static_cast<double>(frequency == 0 ? 1 : frequency)) - log_total +
+      const double p = log_frequency(frequency == 0 ? 1 : frequency) - log_total +
                        route[x + 1].log_probability;
       if (!found || p > best.log_probability || (p == best.log_probability && x > best.end)) {
         best = {p, x};

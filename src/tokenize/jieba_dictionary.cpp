@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/tokenize/jieba.hpp"
@@ -178,28 +180,29 @@ struct Entry {
   std::uint64_t frequency = 0;
 };
 
-// The usual line, "word digits[ tag]" then LF or the end: one pass over its
-// bytes. Returns the position after the line, or npos for any other line (the
-// general parser decides). The word's UTF-8 is checked while it is inserted.
-std::size_t parse_plain_line(std::string_view bytes, std::size_t at, Entry& entry) {
-  std::size_t i = at;
-  while (i < bytes.size() && !is_ascii_space(bytes[i])) ++i;
-  if (i == at || i == bytes.size() || bytes[i] != ' ') return std::string_view::npos;
-  entry.word = bytes.substr(at, i - at);
-  const std::size_t digits = ++i;
+// The usual line, "word digits[ tag]" (`line`: without its LF, no ASCII
+// whitespace at either end, so strip() changes nothing): the word and its
+// frequency, or false for any other line (the general parser decides). The
+// word's own UTF-8 is checked while it is inserted.
+bool parse_plain_line(std::string_view line, Entry& entry) {
+  if (line.empty() || is_ascii_space(line.front()) || is_ascii_space(line.back())) return false;
+  const char* const first = line.data();
+  const char* const last = first + line.size();
+  const char* space = static_cast<const char*>(std::memchr(first, ' ', line.size()));
+  if (space == nullptr || space == first) return false;
+  const char* p = space + 1;
   std::uint64_t value = 0;
-  while (i < bytes.size() && static_cast<unsigned>(bytes[i] - '0') < 10) value = value * 10 + (bytes[i++] - '0');
-  if (i == digits || i - digits > 18) return std::string_view::npos;  // 18 digits cannot overflow
-  entry.frequency = value;
-  if (i < bytes.size() && bytes[i] == ' ') {  // the tag: ignored, but the line must be UTF-8
-    const std::size_t tag = ++i;
+  while (p < last && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + static_cast<unsigned>(*p++ - '0');
+  if (p == space + 1 || p - (space + 1) > 18) return false;  // 18 digits cannot overflow
+  if (p < last) {  // the tag: ignored by jieba, but the line must be UTF-8
+    if (*p != ' ') return false;
     bool ascii = true;
-    while (i < bytes.size() && bytes[i] != '\n') ascii &= static_cast<unsigned char>(bytes[i++]) < 0x80;
-    if (!ascii && !is_valid_utf8(bytes.substr(tag, i - tag))) return std::string_view::npos;
-  } else if (i < bytes.size() && bytes[i] != '\n') {
-    return std::string_view::npos;
+    for (const char* t = p; t < last; ++t) ascii &= static_cast<unsigned char>(*t) < 0x80;
+    if (!ascii && !is_valid_utf8(std::string_view(p, static_cast<std::size_t>(last - p)))) return false;
   }
-  return i < bytes.size() ? i + 1 : i;
+  entry.word = std::string_view(first, static_cast<std::size_t>(space - first));
+  entry.frequency = value;
+  return true;
 }
 
 // Any line, as gen_pfdict reads it: `word, freq = line.strip().decode('utf-8').split(' ')[:2]`,
@@ -212,6 +215,20 @@ bool parse_general_line(std::string_view raw, Entry& entry) {
   const std::size_t freq_end = line.find(' ', space + 1);
   entry.word = line.substr(0, space);
   return parse_frequency(line.substr(space + 1, freq_end - space - 1), entry.frequency);
+}
+
+// Length of the common prefix of `a` and `b`, eight bytes at a time.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  const std::size_t limit = std::min(a.size(), b.size());
+  std::size_t i = 0;
+  for (; i + 8 <= limit; i += 8) {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return i + static_cast<std::size_t>(std::countr_zero(x ^ y) / 8);  // little-endian
+  }
+  while (i < limit && a[i] == b[i]) ++i;
+  return i;
 }
 
 }  // namespace
@@ -229,21 +246,19 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   Entry entry;
   for (std::size_t at = 0; at < bytes.size();) {
     ++line_number;
-    std::size_t next = parse_plain_line(bytes, at, entry);
-    if (next == std::string_view::npos) {
-      // Lines as Python iterates a binary file: up to and including each LF.
-      const std::size_t lf = bytes.find('\n', at);
-      next = lf == std::string_view::npos ? bytes.size() : lf + 1;
-      if (!parse_general_line(bytes.substr(at, next - at), entry)) throw invalid();
-    }
-    at = next;
+    // Lines as Python iterates a binary file: up to and including each LF.
+    const void* lf = std::memchr(bytes.data() + at, '\n', bytes.size() - at);
+    const std::size_t line_end =
+        lf == nullptr ? bytes.size() : static_cast<std::size_t>(static_cast<const char*>(lf) - bytes.data());
+    const std::string_view line = bytes.substr(at, line_end - at);
+    at = line_end + 1;
+    if (!parse_plain_line(line, entry) && !parse_general_line(line, entry)) throw invalid();
     const std::string_view word = entry.word;
     // dict.txt is nearly sorted: start from the bytes shared with the previous
-    // word, backed off to a character boundary (both words are valid UTF-8).
-    std::size_t shared = 0;
-    const std::size_t common = std::min(word.size(), previous.size());
-    while (shared < common && word[shared] == previous[shared]) ++shared;
-    while (shared > 0 && shared < word.size() && is_continuation(word[shared])) --shared;
+    // word, backed off to a character boundary of the previous (valid) word; the
+    // rest of this word is decoded, and so checked, below.
+    std::size_t shared = common_prefix(word, previous);
+    while (shared > 0 && shared < previous.size() && is_continuation(previous[shared])) --shared;
     if (node_at.size() <= word.size()) node_at.resize(word.size() + 1);
     Node node = shared == 0 ? kRoot : node_at[shared];
     char32_t c = 0;

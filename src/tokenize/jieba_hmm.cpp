@@ -5,7 +5,6 @@
 
 #include <charconv>
 #include <fstream>
-#include <functional>
 #include <sstream>
 
 #include "evalcli/core/error.hpp"
@@ -30,9 +29,9 @@ class LiteralReader {
     expect('=');
   }
 
-  using Entry = std::function<void(char32_t key)>;
-  // Reads `{key: <value read by on_entry>, ...}`.
-  void read_dict(const Entry& on_entry) {
+  // Reads `{key: <value read by on_entry(key)>, ...}`.
+  template <typename OnEntry>
+  void read_dict(const OnEntry& on_entry) {
     expect('{');
     skip_space();
     while (peek() != '}') {

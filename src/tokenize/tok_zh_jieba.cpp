@@ -84,7 +84,8 @@ class TokenizerZhJieba : public Tokenizer {
   }
 
   std::u32string tokenize(std::u32string_view line) const override {
-    std::vector<jieba::Span> tokens;
+    thread_local std::vector<jieba::Span> tokens;  // reused: no allocation per line
+    tokens.clear();
     jieba::cut(line, *dictionary_, hmm_model_.get(), tokens);
     std::u32string out;
     out.reserve(line.size() + tokens.size());

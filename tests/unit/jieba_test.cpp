@@ -98,6 +98,43 @@ TEST_CASE("zh-jieba: bad and missing dictionaries", "[tokenizer][jieba]") {
   }
 }
 
+TEST_CASE("zh-jieba: dictionary lines off the fast path", "[tokenizer][jieba]") {
+  using evalcli::jieba::Dictionary;
+  // As gen_pfdict: line.strip(), split(' '), int(freq); tabs inside a word are part of it.
+  const auto odd = Dictionary::parse("  北京 5 ns\r\na\tb 2\n上海 1_0\t\n广州 3", "x");
+  CHECK(odd.lookup(U"北京") == 5);
+  CHECK(odd.lookup(U"a\tb") == 2);
+  CHECK(odd.lookup(U"上海") == 10);
+  CHECK(odd.lookup(U"广州") == 3);  // last line without LF
+  CHECK(odd.total() == 20);
+  // Out of order and repeated words give the same FREQ as in order.
+  const auto shuffled = Dictionary::parse("b 1\nab 3\na 2\nabc 5\nb 4\nab 6\n", "x");
+  CHECK(shuffled.lookup(U"b") == 4);
+  CHECK(shuffled.lookup(U"a") == 2);
+  CHECK(shuffled.lookup(U"ab") == 6);
+  CHECK(shuffled.lookup(U"abc") == 5);
+  CHECK(shuffled.size() == 4);
+  CHECK(shuffled.total() == 21);
+  CHECK(Dictionary::parse("", "x").total() == 0);
+  // Words sharing the first bytes of a character: 京 is E4 BA AC, 亰 is E4 BA B0.
+  const auto near = Dictionary::parse("北京 1\n北亰 2\n", "x");
+  CHECK(near.lookup(U"北京") == 1);
+  CHECK(near.lookup(U"北亰") == 2);
+  // jieba decodes the whole stripped line: invalid UTF-8 in the word or the tag, and
+  // empty lines, are errors naming the line.
+  for (const auto& [text, line] : std::vector<std::pair<std::string, std::string>>{
+           {"北京 5\n北\xE4 3\n", ":2:"}, {"北京 5 \xFF\n", ":1:"}, {"a 1\n\nb 2\n", ":2:"},
+           {"北京 5\n北\xE4\xBA 3\n", ":2:"}, {"\xED\xA0\x80 1\n", ":1:"}}) {
+    try {
+      (void)Dictionary::parse(text, "x");
+      FAIL("no error for " << text);
+    } catch (const evalcli::Error& e) {
+      CHECK(e.code() == evalcli::ExitCode::input_data);
+      CHECK_THAT(e.what(), Catch::Contains("x" + line));
+    }
+  }
+}
+
 TEST_CASE("zh-jieba: ids and signature fields", "[tokenizer][jieba]") {
   CHECK(evalcli::make_tokenizer("zh-jieba")->id() == "zh-jieba-v1");
   CHECK(evalcli::make_tokenizer("zh-jieba", {false, ""})->id() == "zh-jieba-nohmm-v1");

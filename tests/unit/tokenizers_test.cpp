@@ -49,3 +49,13 @@ TEST_CASE("char and none", "[tokenizer]") {
 TEST_CASE("unknown tokenizer is a usage error", "[tokenizer]") {
   CHECK_THROWS_WITH(make_tokenizer("nosuch"), Catch::Contains("unknown tokenizer 'nosuch'"));
 }
+
+TEST_CASE("utf8::append of a whole string equals appending each code point", "[utf8]") {
+  const std::u32string text = U"a\u00E9\u4E2D\U0001F600 z";
+  std::string one_by_one = "x", at_once = "x";
+  for (char32_t c : text) evalcli::utf8::append(one_by_one, c);
+  evalcli::utf8::append(at_once, text);
+  CHECK(at_once == one_by_one);
+  CHECK(at_once == "xa\xC3\xA9\xE4\xB8\xAD\xF0\x9F\x98\x80 z");
+  CHECK(evalcli::utf8::encode(text) == at_once.substr(1));
+}

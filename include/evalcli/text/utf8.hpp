@@ -18,6 +18,8 @@ std::size_t decode(std::string_view bytes, std::u32string& out);
 std::u32string decode_or_throw(std::string_view bytes, std::string_view where);
 
 void append(std::string& out, char32_t code_point);
+// Appends all of `text`, sizing `out` once (the same bytes as appending each code point).
+void append(std::string& out, std::u32string_view text);
 std::string encode(std::u32string_view text);
 
 }  // namespace evalcli::utf8
