@@ -2,7 +2,8 @@
 # Peak resident memory (GNU time's %M) of each implemented scoring subcommand
 # at 20k and 200k lines: corpus scoring must not grow with the corpus (stats
 # are summed while streaming); --sentence-level keeps one row per segment and
-# may grow linearly. Data: WMT22 en-de (shared/corpora) repeated to size.
+# may grow linearly. Data: WMT22 en-de (shared/corpora) repeated to size; for
+# ppl the toy 3-gram ARPA model and the tokenized English LM test text.
 #   bench/memory.sh [path/to/evalcli]       (default build/evalcli)
 # Prints one line per run and "ratio" = peak(200k) / peak(20k).
 set -euo pipefail
@@ -22,9 +23,12 @@ make_corpus() {  # lines source output
   while [[ $(wc -l <"$out") -lt $lines ]]; do cat "$source" >>"$out"; done
   head -n "$lines" "$out" >"$out.tmp" && mv "$out.tmp" "$out"
 }
+lm=$corpora/lm/arpa/toy.en.o3.arpa
+lm_text=$corpora/lm/test/test1.en.tok
 for n in 20000 200000; do
   make_corpus $n "$src_hyp" "$work/hyp.$n"
   make_corpus $n "$src_ref" "$work/ref.$n"
+  make_corpus $n "$lm_text" "$work/lm.$n"
 done
 
 peak_kb() {  # prints the peak RSS in KiB of the command
@@ -49,4 +53,15 @@ for metric in bleu chrf ter rouge meteor cider; do
     ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.2f", a ? b / a : 0 }')
     printf '%-28s %10s %10s %7s\n' "$metric ($mode)" "$small" "$large" "$ratio"
   done
+done
+
+# Perplexity streams the text against a model loaded once: the model's size
+# is constant, --per-doc prints each line as it goes.
+for mode in corpus per-doc; do
+  extra=()
+  [[ $mode == per-doc ]] && extra=(--per-doc)
+  small=$(peak_kb "$evalcli" ppl --lm "$lm" -i "$work/lm.20000" "${extra[@]}")
+  large=$(peak_kb "$evalcli" ppl --lm "$lm" -i "$work/lm.200000" "${extra[@]}")
+  ratio=$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.2f", a ? b / a : 0 }')
+  printf '%-28s %10s %10s %7s\n' "ppl ($mode)" "$small" "$large" "$ratio"
 done

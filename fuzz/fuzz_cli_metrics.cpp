@@ -24,6 +24,8 @@ const std::vector<Command> kCommands = {
     {"cider", {"-tok", "none"}},
     {"chrf", {}},
     {"ter", {}},
+    {"meteor", {}},
+    {"ter", {"--ter-normalized", "--ter-asian-support"}},
 };
 
 }  // namespace

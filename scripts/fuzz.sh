@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/fuzz_*.cpp; clang, ASan+UBSan, in
-# build-fuzz/) and runs each for FUZZ_SECONDS (default 20) on its committed
-# seed corpus fuzz/corpus/<name>/. New interesting inputs go to
-# build-fuzz/corpus-new/<name>/ (the committed corpus is never modified).
+# Builds the libFuzzer targets (fuzz/fuzz_*.cpp; clang, ASan+UBSan, in the
+# build-sanitize/ that scripts/test-sanitizers.sh uses too, see
+# scripts/sanitize-build.sh) and runs each for FUZZ_SECONDS (default 20) on its
+# committed seed corpus fuzz/corpus/<name>/. New interesting inputs go to
+# build-sanitize/corpus-new/<name>/ (the committed corpus is never modified).
 # A crash, leak, timeout or sanitizer report fails the run and prints the input
 # in hex: turn it into a regression test in tests/unit/fuzz_regressions_test.cpp.
 #   scripts/fuzz.sh                 all targets
@@ -10,12 +11,8 @@
 #   FUZZ_SECONDS=300 scripts/fuzz.sh tokenizers
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${EVALCLI_FUZZ_BUILD_DIR:-build-fuzz}
+build=${EVALCLI_SANITIZE_BUILD_DIR:-build-sanitize}
 seconds=${FUZZ_SECONDS:-20}
-
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DEVALCLI_FUZZ=ON -DEVALCLI_BUILD_TESTS=OFF
-cmake --build "$build" -j"${EVALCLI_JOBS:-2}"
 
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
@@ -24,6 +21,9 @@ if [[ ${#targets[@]} -eq 0 ]]; then
     targets+=("${name#fuzz_}")
   done
 fi
+executables=()
+for name in "${targets[@]}"; do executables+=("fuzz_$name"); done
+./scripts/sanitize-build.sh "${executables[@]}"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

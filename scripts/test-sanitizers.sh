@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # Builds evalcli and its tests with AddressSanitizer + UndefinedBehaviorSanitizer
-# (EVALCLI_SANITIZE=ON, in build-sanitize/) and runs the whole test suite.
-# Any sanitizer report aborts the process, so the run fails on the first one.
+# (scripts/sanitize-build.sh: clang, build-sanitize/) and runs the whole test
+# suite. Any sanitizer report aborts the process, so the run fails on the first one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${EVALCLI_SANITIZE_BUILD_DIR:-build-sanitize}
-# -O1 keeps the build and the run fast enough for CI while keeping stacks readable.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DEVALCLI_SANITIZE=ON
-cmake --build "$build" -j"${EVALCLI_JOBS:-2}"
+./scripts/sanitize-build.sh evalcli evalcli_tests
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" --output-on-failure -j"${EVALCLI_JOBS:-2}"

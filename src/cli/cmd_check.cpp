@@ -4,7 +4,6 @@
 // --significance, significantly (paired bootstrap against the shard's rows).
 #include <fmt/format.h>
 
-#include <fstream>
 #include <ostream>
 
 #include "evalcli/cli/cli.hpp"
@@ -12,6 +11,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/io/read_file.hpp"
 #include "evalcli/metrics/registry.hpp"
 #include "evalcli/stats/resampling.hpp"
 #include "evalcli/stats/shard.hpp"
@@ -60,17 +60,15 @@ std::string without_resampling_fields(const std::string& signature) {
 }
 
 Baseline read_baseline(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open baseline", path));
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(io::read_whole_file(path));
   } catch (const nlohmann::json::parse_error& e) {
     throw input_error(fmt::format("{}: baseline is not JSON ({})", path, e.what()));
   }
   Baseline baseline;
   const nlohmann::json& first = doc.is_array() && !doc.empty() ? doc[0] : doc;
-  const std::string schema = first.is_object() ? first.value("schema", "") : "";
+  const std::string schema = stats::json_schema(first);
   if (schema == stats::kShardSchema) {
     const stats::Shard shard = stats::read_shard(path);
     const auto metric = metric_from_signature(shard.metric, shard.signature);
@@ -171,7 +169,7 @@ void add_check_command(CLI::App& app, Streams& io) {
   auto* cmd = app.add_subcommand("check", "CI regression gate: re-score and compare with a baseline report");
   add_input_options(cmd, o->input);
   cmd->add_option("--baseline", o->baseline, "JSON report (--json-out) or statistics shard (--stats-out)")
-      ->required()->check(CLI::ExistingFile);
+      ->required();
   cmd->add_option("--max-drop", o->max_drop, "largest allowed worsening in score points (default 0, or none with --significance)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--significance", o->significance, "fail when significantly worse at this p-value (needs a shard)")

@@ -50,7 +50,7 @@ void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
 void add_merge_command(CLI::App& app, Streams& io) {
   auto options = std::make_shared<MergeOptions>();
   auto* cmd = app.add_subcommand("merge", "combine statistics shards (--stats-out) into the score of one run");
-  cmd->add_option("shards", options->shards, "shards in corpus order")->required()->check(CLI::ExistingFile);
+  cmd->add_option("shards", options->shards, "shards in corpus order")->required();
   add_output_options(cmd, options->output);
   cmd->callback([options, cmd, &io] { run_merge(*options, cmd, io); });
 }

@@ -193,7 +193,10 @@ std::string fancy_grid(const std::vector<std::string>& headers, const std::vecto
       out += "│";
       for (std::size_t c = 0; c < columns; ++c) {
         const std::string text = line < split[c].size() ? split[c][line] : "";
-        out += " " + pad(text, c) + " │";
+        // Appended piece by piece: `" " + string` trips GCC 12's false -Wstringop-overflow.
+        out += ' ';
+        out += pad(text, c);
+        out += " │";
       }
       out += "\n";
     }

@@ -2,14 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/line_reader.hpp"
+#include "evalcli/io/read_file.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::io {
@@ -52,14 +51,6 @@ CaptionSet read_plain_captions(const CorpusSpec& spec) {
 }
 
 namespace {
-
-std::string read_whole_file(const std::string& path) {
-  check_readable_file(path);
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::u32string caption_text(const nlohmann::json& value, const std::string& where) {
   if (!value.is_string()) throw input_error(fmt::format("{}: caption must be a string", where));

@@ -18,10 +18,23 @@ namespace {
 
 constexpr std::size_t kChunk = 1 << 16;
 
+// Up to `size` bytes straight from the stream's buffer (0 at the end). A
+// failing read (EIO) makes std::filebuf throw std::ios_base::failure: that is
+// an input error naming the file, not an internal one.
+std::size_t read_raw(std::istream& in, char* out, std::size_t size, const std::string& name) {
+  try {
+    const auto got = in.rdbuf()->sgetn(out, static_cast<std::streamsize>(size));
+    return got > 0 ? static_cast<std::size_t>(got) : 0;
+  } catch (const std::ios_base::failure&) {
+    throw input_error(fmt::format("{}: read error", name));
+  }
+}
+
 // Reads raw bytes from an istream, first handing back the bytes peeked for the magic.
 class RawInput {
  public:
-  RawInput(std::istream& in, std::string head) : in_(in), head_(std::move(head)) {}
+  RawInput(std::istream& in, std::string head, std::string name)
+      : in_(in), head_(std::move(head)), name_(std::move(name)) {}
   std::size_t read(char* out, std::size_t size) {
     if (head_pos_ < head_.size()) {
       const std::size_t n = std::min(size, head_.size() - head_pos_);
@@ -29,13 +42,13 @@ class RawInput {
       head_pos_ += n;
       return n;
     }
-    const auto got = in_.rdbuf()->sgetn(out, static_cast<std::streamsize>(size));
-    return got > 0 ? static_cast<std::size_t>(got) : 0;
+    return read_raw(in_, out, size, name_);
   }
 
  private:
   std::istream& in_;
   std::string head_;
+  std::string name_;
   std::size_t head_pos_ = 0;
 };
 
@@ -227,13 +240,13 @@ std::unique_ptr<ByteSource> open_decompressed(std::istream& raw, std::string nam
   std::string head(6, '\0');
   std::size_t got = 0;
   while (got < head.size()) {
-    const auto n = raw.rdbuf()->sgetn(head.data() + got, static_cast<std::streamsize>(head.size() - got));
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
+    const std::size_t n = read_raw(raw, head.data() + got, head.size() - got, name);
+    if (n == 0) break;
+    got += n;
   }
   head.resize(got);
   const Compression compression = detect_compression(head);
-  RawInput input(raw, std::move(head));
+  RawInput input(raw, std::move(head), name);
   switch (compression) {
     case Compression::gzip: return std::make_unique<GzipSource>(std::move(input), std::move(name));
     case Compression::bzip2: return std::make_unique<Bzip2Source>(std::move(input), std::move(name));

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/io/read_file.hpp"
 
 namespace evalcli::stats {
 
@@ -57,16 +57,20 @@ StatRow number_row(const nlohmann::json& value, std::size_t expected, const std:
 
 }  // namespace
 
+std::string json_schema(const nlohmann::json& doc) {
+  if (!doc.is_object()) return "";
+  const auto schema = doc.find("schema");
+  return schema != doc.end() && schema->is_string() ? schema->get<std::string>() : "";
+}
+
 Shard read_shard(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open statistics shard", path));
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(io::read_whole_file(path));
   } catch (const nlohmann::json::parse_error& e) {
     bad_shard(path, fmt::format("invalid JSON ({})", e.what()));
   }
-  if (!doc.is_object() || doc.value("schema", "") != kShardSchema) {
+  if (json_schema(doc) != kShardSchema) {
     bad_shard(path, fmt::format("schema must be \"{}\"", kShardSchema));
   }
   Shard shard;

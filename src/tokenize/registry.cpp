@@ -93,8 +93,11 @@ void check_tokenizer_fields(const Tokenizer& tokenizer,
     own.emplace_back(field.substr(0, colon), colon == std::string::npos ? "" : field.substr(colon + 1));
     start = bar + 1;
   }
+  // Lambdas capture `name`, not a structured binding: clang 14 (the sanitizer
+  // and fuzz build) cannot capture those yet.
   for (const auto& [key, value] : fields) {
-    auto it = std::find_if(own.begin(), own.end(), [&](const auto& f) { return f.first == key; });
+    const std::string& name = key;
+    auto it = std::find_if(own.begin(), own.end(), [&](const auto& f) { return f.first == name; });
     if (it == own.end()) {
       throw usage_error(fmt::format("signature field '{}:{}' does not apply to tokenizer {}", key, value,
                                     tokenizer.id()));
@@ -105,7 +108,8 @@ void check_tokenizer_fields(const Tokenizer& tokenizer,
     }
   }
   for (const auto& [key, value] : own) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
+    const std::string& name = key;
+    auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
     if (it == fields.end()) {
       throw usage_error(fmt::format("signature lacks the {}: field that tokenizer {} needs (this evalcli: {}:{})",
                                     key, tokenizer.id(), key, value));

@@ -90,7 +90,8 @@ evalcli::RougeScoreMetric rouge_score_metric(bool stem, const std::string& sep, 
   evalcli::RougeScoreOptions options;
   for (const auto& t : types) options.types.push_back(evalcli::parse_rouge_score_type(t));
   options.stem = stem;
-  if (sep == "tab") options.sentence_separator = U"\t";
+  // assign(1, c), not = U"\t": GCC 12 warns falsely (-Wstringop-overflow) on the latter.
+  if (sep == "tab") options.sentence_separator.assign(1, U'\t');
   options.tokenizer = tokenizer;
   return evalcli::RougeScoreMetric(options);
 }

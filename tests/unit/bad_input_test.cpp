@@ -18,7 +18,7 @@ namespace {
 
 // Subcommands that score hypotheses (-i) against references (-r) with the
 // shared input/output options of src/cli/common.cpp.
-std::vector<std::string> scoring_commands() { return {"bleu", "chrf", "ter", "rouge", "cider"}; }
+std::vector<std::string> scoring_commands() { return {"bleu", "chrf", "ter", "rouge", "cider", "meteor"}; }
 // Those whose "-b" prints "100.0" for identical input and that read systems from stdin.
 std::vector<std::string> sacrebleu_style_commands() { return {"bleu", "chrf"}; }
 
@@ -33,6 +33,19 @@ std::string output_path() {
       .string();
 }
 
+// Checks the error contract on a finished run: exit code, one "evalcli: error:"
+// line naming the problem (at most three lines on stderr), nothing on stdout.
+void check_error(const evalcli::test::CliResult& result, int exit_code, const std::string& message_part,
+                 const std::string& prefix = "evalcli: error: ") {
+  INFO("stderr: " << result.err);
+  CHECK(result.exit_code == exit_code);
+  CHECK(result.err.rfind(prefix, 0) == 0);
+  CHECK(result.err.find(message_part) != std::string::npos);
+  CHECK(line_count(result.err) >= 1);
+  CHECK(line_count(result.err) <= 3);
+  CHECK(result.out.empty());
+}
+
 // Runs `evalcli <command> args... --json-out OUT` and checks the error contract.
 evalcli::test::CliResult expect_error(const std::string& command, std::vector<std::string> args, int exit_code,
                                       const std::string& message_part, const std::string& stdin_text = {}) {
@@ -42,14 +55,18 @@ evalcli::test::CliResult expect_error(const std::string& command, std::vector<st
   args.push_back("--json-out");
   args.push_back(out);
   const auto result = run_cli(args, stdin_text);
-  INFO(command << " stderr: " << result.err);
-  CHECK(result.exit_code == exit_code);
-  CHECK(result.err.rfind("evalcli: error: ", 0) == 0);
-  CHECK(result.err.find(message_part) != std::string::npos);
-  CHECK(line_count(result.err) >= 1);
-  CHECK(line_count(result.err) <= 3);
-  CHECK(result.out.empty());
+  INFO(command);
+  check_error(result, exit_code, message_part);
   CHECK_FALSE(std::filesystem::exists(out));
+  return result;
+}
+
+// The same for subcommands without --json-out (tokenize, check).
+evalcli::test::CliResult expect_plain_error(std::vector<std::string> args, int exit_code,
+                                            const std::string& message_part) {
+  const auto result = run_cli(args);
+  INFO(args[0]);
+  check_error(result, exit_code, message_part);
   return result;
 }
 
@@ -215,4 +232,141 @@ TEST_CASE("a json-out file that cannot be written: exit 3 and no file left", "[b
     CHECK(line_count(result.err) == 1);
     CHECK_FALSE(std::filesystem::exists(dir));
   }
+}
+
+// The issue's acceptance check, exactly: `evalcli bleu -r REF -i HYP --json-out OUT`.
+TEST_CASE("acceptance: bleu -r REF -i HYP --json-out OUT on each bad input", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp), bad_utf8("fine\nab\xff cd\n"), short_hyp("one line\n");
+  const auto dir = std::filesystem::temp_directory_path().string();
+  struct Case {
+    std::vector<std::string> args;
+    const char* what;
+  };
+  const std::vector<Case> cases = {
+      {{"-r", ref.path(), "-i", bad_utf8.path()}, "invalid UTF-8"},
+      {{"-r", ref.path(), "-i", short_hyp.path()}, "line counts differ"},
+      {{"-r", "/nonexistent/ref.txt", "-i", hyp.path()}, "no such file"},
+      {{"-r", dir, "-i", hyp.path()}, "is a directory"},
+      {{"-r", ref.path(), "-i", hyp.path(), "-tok", "nosuch"}, "unknown tokenizer"},
+      {{"-r", ref.path(), "-i", hyp.path(), "--signature", "nrefs:1|order:abc"}, "signature"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const std::string out = output_path();
+    std::filesystem::remove(out);
+    std::vector<std::string> args = {"bleu"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.push_back("--json-out");
+    args.push_back(out);
+    const auto result = run_cli(args);
+    INFO("stderr: " << result.err);
+    CHECK(result.exit_code != 0);
+    CHECK(result.exit_code != 70);
+    CHECK(line_count(result.err) >= 1);
+    CHECK(line_count(result.err) <= 3);
+    CHECK(result.err.find(c.what) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+}
+
+TEST_CASE("tokenize: bad input files and options", "[bad_input]") {
+  TempFile bad_utf8("fine\nab\xff cd\n"), text(kRef), giant("");
+  {
+    std::ofstream out(giant.path(), std::ios::binary);
+    out << std::string((std::size_t{16} << 20) + 1, 'a') << '\n';
+  }
+  const auto dir = std::filesystem::temp_directory_path().string();
+  expect_plain_error({"tokenize", "-i", "/nonexistent/in.txt"}, 3, "/nonexistent/in.txt: no such file");
+  expect_plain_error({"tokenize", "-i", dir}, 3, "is a directory");
+  expect_plain_error({"tokenize", "-i", "/proc/self/mem"}, 3, "/proc/self/mem: read error");
+  expect_plain_error({"tokenize", "-i", giant.path()}, 3, ":1: line longer than 16777216");
+  expect_plain_error({"tokenize", "-i", text.path(), "-tok", "nosuch"}, 2, "unknown tokenizer 'nosuch'");
+  expect_plain_error({"tokenize", "-i", text.path(), "--normalize", "nosuch"}, 2, "nosuch");
+  // The lines before the bad one are already printed (tokenize streams); the error names the line.
+  const auto result = run_cli({"tokenize", "-i", bad_utf8.path()});
+  CHECK(result.exit_code == 3);
+  CHECK(result.err == "evalcli: error: " + bad_utf8.path() + ":2:byte 3: invalid UTF-8 (byte 0xFF)\n");
+  CHECK(run_cli({"tokenize", "-i", TempFile("").path()}).exit_code == 0);
+}
+
+namespace {
+
+const char* const kArpa =
+    "\\data\\\nngram 1=4\nngram 2=2\n\n\\1-grams:\n-1.0\t<unk>\t0\n-0.5\t<s>\t-0.3\n-0.7\t</s>\n-0.6\ta\t-0.2\n\n"
+    "\\2-grams:\n-0.3\t<s> a\n-0.2\ta </s>\n\n\\end\\\n";
+
+}  // namespace
+
+TEST_CASE("ppl: bad models, inputs and options", "[bad_input]") {
+  TempFile lm(kArpa, ".arpa"), text("a a\na\n"), truncated(std::string(kArpa).substr(0, 60), ".arpa");
+  TempFile broken_gzip(std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03KO", 12), ".gz");
+  TempFile bad_utf8("a\nab\xff cd\n"), not_jsonl("a a\n", ".jsonl"), giant("");
+  {
+    std::ofstream out(giant.path(), std::ios::binary);
+    out << std::string((std::size_t{16} << 20) + 1, 'a') << '\n';
+  }
+  const auto dir = std::filesystem::temp_directory_path().string();
+  expect_error("ppl", {"--lm", "/nonexistent/lm.arpa", "-i", text.path()}, 3, "/nonexistent/lm.arpa: no such file");
+  expect_error("ppl", {"--lm", lm.path(), "-i", "/nonexistent/in.txt"}, 3, "/nonexistent/in.txt: no such file");
+  expect_error("ppl", {"--lm", dir, "-i", text.path()}, 3, "is a directory");
+  expect_error("ppl", {"--lm", lm.path(), "-i", dir}, 3, "is a directory");
+  expect_error("ppl", {"--lm", lm.path(), "-i", "/proc/self/mem"}, 3, "/proc/self/mem: read error");
+  expect_error("ppl", {"--lm", "/proc/self/mem", "-i", text.path()}, 3, "/proc/self/mem: read error");
+  expect_error("ppl", {"--lm", truncated.path(), "-i", text.path()}, 3, truncated.path() + ":");
+  expect_error("ppl", {"--lm", broken_gzip.path(), "-i", text.path()}, 3, broken_gzip.path() + ": ");
+  expect_error("ppl", {"--lm", lm.path(), "-i", text.path(), "-tok", "nosuch"}, 2, "unknown tokenizer 'nosuch'");
+  expect_error("ppl", {"--lm", lm.path(), "-i", bad_utf8.path(), "-tok", "13a"}, 3, ":2:byte 3: invalid UTF-8");
+  expect_error("ppl", {"--lm", lm.path(), "-i", giant.path()}, 3, giant.path() + ":1: line longer than 16777216");
+  expect_error("ppl", {"--logprobs", not_jsonl.path()}, 3, not_jsonl.path() + ":1: not valid JSON");
+  expect_error("ppl", {"--logprobs", "/nonexistent/lp.jsonl"}, 3, "/nonexistent/lp.jsonl: no such file");
+  expect_error("ppl", {"--logprobs", "/proc/self/mem"}, 3, "/proc/self/mem: read error");
+}
+
+TEST_CASE("merge: bad statistics shards", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp), not_json(kRef, ".json"), schema_number(R"({"schema": 5})", ".json");
+  TempFile bleu_shard("", ".json"), chrf_shard("", ".json");
+  REQUIRE(run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--stats-out", bleu_shard.path()}).exit_code == 0);
+  REQUIRE(run_cli({"chrf", "-r", ref.path(), "-i", hyp.path(), "--stats-out", chrf_shard.path()}).exit_code == 0);
+  const auto dir = std::filesystem::temp_directory_path().string();
+  expect_error("merge", {"/nonexistent/shard.json"}, 3, "/nonexistent/shard.json: no such file");
+  expect_error("merge", {dir}, 3, "is a directory");
+  expect_error("merge", {"/proc/self/mem"}, 3, "/proc/self/mem: read error");
+  expect_error("merge", {not_json.path()}, 3, "not an evalcli statistics shard: invalid JSON");
+  expect_error("merge", {schema_number.path()}, 3, "not an evalcli statistics shard: schema");
+  expect_error("merge", {bleu_shard.path(), chrf_shard.path()}, 2, "cannot be merged");
+}
+
+TEST_CASE("check: bad baselines and inputs", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp), bad_utf8("fine\nab\xff cd\n"), short_hyp("one line\n");
+  TempFile baseline("", ".json"), not_json(kRef, ".json"), schema_number(R"({"schema": 5})", ".json");
+  TempFile bad_signature(R"({"schema": "evalcli-report/1", "name": "BLEU", "signature": "|||", "score": 1})", ".json");
+  REQUIRE(run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--json-out", baseline.path()}).exit_code == 0);
+  const std::vector<std::string> inputs = {"-r", ref.path(), "-i", hyp.path()};
+  auto check = [&](const std::string& baseline_path, std::vector<std::string> input = {}) {
+    if (input.empty()) input = inputs;
+    input.insert(input.begin(), {"check", "--baseline", baseline_path});
+    return input;
+  };
+  expect_plain_error(check("/nonexistent/base.json"), 3, "/nonexistent/base.json: no such file");
+  expect_plain_error(check("/proc/self/mem"), 3, "/proc/self/mem: read error");
+  expect_plain_error(check(not_json.path()), 3, "baseline is not JSON");
+  expect_plain_error(check(schema_number.path()), 3, "baseline must be an evalcli JSON report");
+  expect_plain_error(check(bad_signature.path()), 2, "signature");
+  expect_plain_error(check(baseline.path(), {"-r", ref.path(), "-i", bad_utf8.path()}), 3, ":2:byte 3: invalid UTF-8");
+  expect_plain_error(check(baseline.path(), {"-r", ref.path(), "-i", short_hyp.path()}), 3, "line counts differ");
+  expect_plain_error(check(baseline.path(), {"-r", ref.path(), "-i", hyp.path(), "--max-drop", "-1"}), 2,
+                     "--max-drop");
+}
+
+// `evalcli sacrebleu` reproduces SacreBLEU's messages and its exit code 1, but
+// keeps the rest of the contract: a short message, no crash, no traceback.
+TEST_CASE("sacrebleu: bad input exits 1 with SacreBLEU's short message", "[bad_input]") {
+  TempFile ref(kRef), hyp(kHyp), bad_utf8("fine\nab\xff cd\n"), short_hyp("one line\n");
+  const auto dir = std::filesystem::temp_directory_path().string();
+  check_error(run_cli({"sacrebleu", ref.path(), "-i", bad_utf8.path()}), 1, "invalid UTF-8", "sacreBLEU: ");
+  check_error(run_cli({"sacrebleu", ref.path(), "-i", short_hyp.path()}), 1, "different lengths", "sacreBLEU: ");
+  check_error(run_cli({"sacrebleu", "/nonexistent/ref.txt", "-i", hyp.path()}), 1, "no such file", "sacreBLEU: ");
+  check_error(run_cli({"sacrebleu", dir, "-i", hyp.path()}), 1, "is a directory", "sacreBLEU: ");
+  check_error(run_cli({"sacrebleu", ref.path(), "-i", "/proc/self/mem"}), 1, "read error", "sacreBLEU: ");
+  check_error(run_cli({"sacrebleu", ref.path(), "-i", hyp.path(), "--tokenize", "nosuch"}), 2, "nosuch");
 }

@@ -2,6 +2,7 @@
 // Statistics shards (docs/stats-format.md): the per-segment sufficient
 // statistics of a run with the metric's name, signature and stat names, so
 // that `evalcli merge` can rebuild exactly the score of one run over all data.
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct Shard {
 
 std::string shard_json(const Metric& metric, const std::string& signature, std::size_t nrefs,
                        const std::vector<SystemStats>& systems);
+
+// The "schema" string of a JSON document ("" when it has none or it is not a string).
+std::string json_schema(const nlohmann::json& doc);
 
 // Reads and validates a shard; input errors name the file.
 Shard read_shard(const std::string& path);

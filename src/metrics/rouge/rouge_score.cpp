@@ -42,14 +42,12 @@ PRF make_prf(double hits, double hyp_count, double ref_count) {
 RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterStemmer* stemmer) {
   bool ascii = true;
   for (char32_t c : text) ascii = ascii && c < 0x80;
-  std::u32string lowered;
+  // Constructed, not assign()ed: GCC 12 warns falsely (-Wrestrict) on assign here.
+  std::u32string lowered = ascii ? std::u32string(text) : text::lower(text);  // U+0130 -> "i̇", U+212A -> "k", as Python
   if (ascii) {
-    lowered.assign(text);
     for (auto& c : lowered) {
       if (c >= U'A' && c <= U'Z') c += 32;
     }
-  } else {
-    lowered = text::lower(text);  // U+0130 -> "i̇", U+212A -> "k", as Python
   }
   RougeTokens tokens;
   std::string current;
