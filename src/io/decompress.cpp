@@ -319,11 +319,22 @@ bool LineSplitter::refill() {
 }
 
 bool LineSplitter::next(std::string_view& line, bool* terminated) {
+  // The limit holds for every line returned, also one that ends inside a
+  // buffer grown past the limit (the check before refill() only sees lines
+  // still without their LF).
+  auto check_length = [this](std::size_t bytes) {
+    if (max_line_ > 0 && bytes > max_line_) {
+      throw input_error(fmt::format("{}:{}: line longer than {} bytes (the limit; see EVALCLI_MAX_LINE_BYTES in "
+                                    "docs/limits.md)",
+                                    name_, line_number_ + 1, max_line_));
+    }
+  };
   std::size_t scanned = begin_;
   while (true) {
     const void* hit = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
     if (hit != nullptr) {
       const std::size_t pos = static_cast<const char*>(hit) - buffer_.data();
+      check_length(pos - begin_);
       line = std::string_view(buffer_.data() + begin_, pos - begin_);
       begin_ = pos + 1;
       ++line_number_;
@@ -331,11 +342,7 @@ bool LineSplitter::next(std::string_view& line, bool* terminated) {
       return true;
     }
     const std::size_t offset = end_ - begin_;
-    if (max_line_ > 0 && offset > max_line_) {
-      throw input_error(fmt::format("{}:{}: line longer than {} bytes (the limit; see EVALCLI_MAX_LINE_BYTES in "
-                                    "docs/limits.md)",
-                                    name_, line_number_ + 1, max_line_));
-    }
+    check_length(offset);
     if (!refill()) {
       if (begin_ == end_) return false;
       line = std::string_view(buffer_.data() + begin_, end_ - begin_);
