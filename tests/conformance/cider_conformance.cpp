@@ -78,10 +78,14 @@ void check_ptb_golden(const fs::path& parent, const nlohmann::json& golden) {
   const auto tok_lines = lines_of(coco / "tok/refs.jsonl");
   REQUIRE(raw_lines.size() == tok_lines.size());
   for (std::size_t i = 0; i < raw_lines.size(); ++i) {
-    for (const auto& ref : nlohmann::json::parse(raw_lines[i])["refs"]) {
+    // Parsed documents held in locals: a range-for over parse(...)["refs"] would
+    // iterate a destroyed temporary (AddressSanitizer: heap-use-after-free).
+    const auto raw = nlohmann::json::parse(raw_lines[i]);
+    const auto tok = nlohmann::json::parse(tok_lines[i]);
+    for (const auto& ref : raw["refs"]) {
       raw_refs.push_back(evalcli::utf8::decode_or_throw(ref.get<std::string>(), "refs.jsonl"));
     }
-    for (const auto& ref : nlohmann::json::parse(tok_lines[i])["refs"]) expected_refs.push_back(ref);
+    for (const auto& ref : tok["refs"]) expected_refs.push_back(ref);
   }
   const auto tokenized_refs = evalcli::tokenizers::ptb_tokenize_batch(raw_refs);
   REQUIRE(tokenized_refs.size() == expected_refs.size());
