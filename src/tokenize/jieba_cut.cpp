@@ -66,15 +66,19 @@ void best_route(std::u32string_view block, const Dictionary& dictionary, std::ve
     };
     // DAG[idx]: ends x of dictionary words (frequency > 0) starting at idx,
     // walking while sentence[idx..x] is in FREQ (a word or a word's prefix).
-    Dictionary::Node node = Dictionary::kRoot;
-    for (std::size_t x = idx; x < n; ++x) {
-      node = dictionary.child(node, block[x]);
-      if (node == Dictionary::kNoNode) break;
-      if (const std::uint64_t frequency = dictionary.frequency(node); frequency > 0) consider(x, frequency);
+    const Dictionary::Subtree* tree = dictionary.first(block[idx]);
+    if (tree != nullptr) {
+      std::uint64_t frequency = tree->frequency;
+      if (frequency > 0) consider(idx, frequency);
+      Dictionary::Node node = 0;
+      for (std::size_t x = idx + 1; x < n; ++x) {
+        node = dictionary.next(*tree, node, block[x], frequency);
+        if (node == Dictionary::kNoNode) break;
+        if (frequency > 0) consider(x, frequency);
+      }
     }
     if (!found) {  // no word starts here: the character alone, FREQ.get(c) or 1
-      const Dictionary::Node single = dictionary.child(Dictionary::kRoot, block[idx]);
-      consider(idx, single == Dictionary::kNoNode ? 0 : dictionary.frequency(single));
+      consider(idx, tree == nullptr ? 0 : tree->frequency);
     }
     route[idx] = best;
   }

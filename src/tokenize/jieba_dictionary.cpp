@@ -51,83 +51,95 @@ bool parse_frequency(std::string_view text, std::uint64_t& value) {
 
 }  // namespace
 
-namespace {
+std::uint64_t Dictionary::big_frequency(std::size_t slot) const { return big_frequencies_.at(slot); }
 
-// A table of 2^bits slots: its mask and Fibonacci-hash shift.
-template <typename Slot>
-void resize_table(std::vector<Slot>& slots, std::uint64_t& mask, int& shift, std::size_t size) {
-  slots.assign(size, Slot{});
-  mask = size - 1;
-  shift = 64;
-  for (std::size_t s = size; s > 1; s >>= 1) --shift;
+Dictionary::Subtree& Dictionary::add_subtree(char32_t c) {
+  auto& page = pages_[c / kPageSize];
+  if (!page) page = std::make_unique<Subtree[]>(kPageSize);
+  Subtree& tree = page[c % kPageSize];
+  if (tree.table == 0) ++size_;  // a new first character: FREQ[c] = 0 (reserve() gives it a table)
+  return tree;
 }
 
-}  // namespace
-
-void Dictionary::grow(Subtree& tree) {
-  std::vector<Edge> old;
-  old.swap(tree.edges);
-  resize_table(tree.edges, tree.mask, tree.shift, old.empty() ? 8 : old.size() * 2);
-  for (const Edge edge : old) {
-    if (edge == 0) continue;
-    std::uint64_t slot = hash(edge >> kIdBits, tree.shift);
-    while (tree.edges[slot] != 0) slot = (slot + 1) & tree.mask;
-    tree.edges[slot] = edge;
-  }
-}
-
-void Dictionary::grow_root() {
-  std::vector<RootSlot> old;
-  old.swap(root_);
-  resize_table(root_, root_mask_, root_shift_, old.empty() ? 1024 : old.size() * 2);
-  for (const RootSlot& entry : old) {
-    if (entry.key == 0) continue;
-    std::uint64_t slot = hash(entry.key, root_shift_);
-    while (root_[slot].key != 0) slot = (slot + 1) & root_mask_;
-    root_[slot] = entry;
-  }
-}
-
-std::uint32_t Dictionary::add_subtree(char32_t c) {
-  if (const std::uint32_t existing = find_subtree(c); existing != kNone) return existing;
-  if ((subtrees_.size() + 1) * 2 > root_.size()) grow_root();
-  const std::uint64_t key = std::uint64_t{c} + 1;
-  std::uint64_t slot = hash(key, root_shift_);
-  while (root_[slot].key != 0) slot = (slot + 1) & root_mask_;
-  root_[slot] = {static_cast<char32_t>(key), static_cast<std::uint32_t>(subtrees_.size())};
-  subtrees_.emplace_back();
-  subtrees_.back().frequency.push_back(0);  // a new prefix: FREQ[c] = 0
-  ++size_;
-  return static_cast<std::uint32_t>(subtrees_.size() - 1);
-}
-
-Dictionary::Node Dictionary::add_child(Node node, char32_t c) {
-  if (node == kRoot) return Node{add_subtree(c)} << 32;
-  Subtree& tree = subtrees_[node >> 32];
-  if (tree.frequency.size() * 4 > tree.edges.size() * 3) grow(tree);  // edges = ids - 1
-  const std::uint64_t key = edge_key(static_cast<std::uint32_t>(node), c);
-  std::uint64_t slot = hash(key, tree.shift);
-  for (; tree.edges[slot] != 0; slot = (slot + 1) & tree.mask) {
-    if ((tree.edges[slot] >> kIdBits) == key) return (node & ~Node{0xFFFFFFFF}) | (tree.edges[slot] & kIdMask);
-  }
-  const std::uint64_t id = tree.frequency.size();
-  if (id > kIdMask) {
+// Makes room for `new_nodes` more nodes at a load of at most 2/3 (at least one
+// slot stays empty, which ends every probe), moving the table to the end of
+// edges_ if it is too small. A node is its slot, so moving
+// renumbers nodes: each is placed after its parent, whose new number is in its key.
+void Dictionary::reserve(Subtree& tree, std::size_t new_nodes) {
+  const std::size_t nodes = tree.used + new_nodes;
+  if (tree.table != 0 && nodes * 3 <= std::size_t{tree.size} * 2 && nodes < tree.size) return;
+  const std::size_t size = std::max(nodes * 3 / 2 + 1, tree.used == 0 ? 0 : std::size_t{tree.size} * 2);
+  if (size > kMaxSlots || edges_.size() + size > 0xFFFFFFFFu) {
     throw Error(ExitCode::input_data, "jieba dictionary: more than 2 million prefixes share a first character");
   }
-  tree.edges[slot] = key << kIdBits | id;
-  tree.frequency.push_back(0);  // a new prefix: FREQ[wfrag] = 0
-  ++size_;
-  return (node & ~Node{0xFFFFFFFF}) | id;
+  std::vector<Edge> old;
+  if (tree.used > 0) old.assign(edges_.begin() + tree.table, edges_.begin() + tree.table + tree.size);
+  const std::uint32_t old_table = tree.table;
+  tree.table = static_cast<std::uint32_t>(edges_.size());
+  tree.size = static_cast<std::uint32_t>(size);
+  edges_.resize(edges_.size() + size, 0);
+  if (tree.used == 0) return;
+  std::vector<Node> renumbered(old.size() + 1, kNoNode);
+  renumbered[0] = 0;
+  const auto place = [&](const auto& self, Node node) -> Node {
+    if (renumbered[node] != kNoNode) return renumbered[node];
+    const Edge edge = old[node - 1];
+    const Node parent = self(self, static_cast<Node>((edge & kKeyMask) >> kCharBits));
+    const std::uint64_t key = (std::uint64_t{parent} << kCharBits) | (edge & ((std::uint64_t{1} << kCharBits) - 1));
+    std::uint32_t slot = hash(key, tree.size);
+    while (edges_[tree.table + slot] != 0) slot = slot + 1 == tree.size ? 0 : slot + 1;
+    edges_[tree.table + slot] = key | (edge & ~kKeyMask);
+    if ((edge >> kKeyBits) == kBigFrequency) {
+      const auto big = big_frequencies_.extract(old_table + node - 1);
+      big_frequencies_.emplace(tree.table + slot, big.mapped());
+    }
+    return renumbered[node] = slot + 1;
+  };
+  for (Node node = 1; node <= old.size(); ++node) {
+    if (old[node - 1] != 0) place(place, node);
+  }
+}
+
+// The child of `parent` by `c`, added (with frequency 0, a mere prefix) if new;
+// reserve() has made room for it.
+Dictionary::Node Dictionary::add_child(Subtree& tree, Node parent, char32_t c) {
+  const std::uint64_t key = edge_key(parent, c);
+  Edge* const table = edges_.data() + tree.table;
+  for (std::uint32_t slot = hash(key, tree.size);;) {
+    if (table[slot] == 0) {
+      table[slot] = key;
+      ++tree.used;
+      ++size_;
+      return slot + 1;
+    }
+    if ((table[slot] & kKeyMask) == key) return slot + 1;
+    if (++slot == tree.size) slot = 0;
+  }
+}
+
+void Dictionary::set_frequency(Subtree& tree, Node node, std::uint64_t frequency) {
+  if (node == 0) {
+    tree.frequency = frequency;
+    return;
+  }
+  const std::size_t slot = tree.table + node - 1;
+  Edge& edge = edges_[slot];
+  if ((edge >> kKeyBits) == kBigFrequency) big_frequencies_.erase(slot);
+  if (frequency >= kBigFrequency) big_frequencies_[slot] = frequency;
+  edge = (edge & kKeyMask) | (std::min(frequency, kBigFrequency) << kKeyBits);
 }
 
 std::uint64_t Dictionary::lookup(std::u32string_view word) const {
   if (word.empty()) return 0;
-  Node node = kRoot;
-  for (char32_t c : word) {
-    node = child(node, c);
+  const Subtree* tree = first(word[0]);
+  if (tree == nullptr) return 0;
+  std::uint64_t frequency = tree->frequency;
+  Node node = 0;
+  for (std::size_t i = 1; i < word.size(); ++i) {
+    node = next(*tree, node, word[i], frequency);
     if (node == kNoNode) return 0;
   }
-  return frequency(node);
+  return frequency;
 }
 
 namespace {
@@ -233,45 +245,98 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+namespace {
+
+// Bytes of the UTF-8 sequence a lead byte starts (1 for bytes that cannot
+// start one: decoding rejects them later).
+std::size_t sequence_length(char lead) {
+  const auto byte = static_cast<unsigned char>(lead);
+  return byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+}
+
+std::size_t count_characters(std::string_view bytes) {
+  std::size_t count = 0;
+  for (const char b : bytes) count += !is_continuation(b);
+  return count;
+}
+
+// One dictionary line of a group, parsed, with what inserting it needs.
+struct GroupLine {
+  std::string_view word;
+  std::uint64_t frequency;
+  std::size_t shared;  // bytes shared with the previous word of the group, at a character boundary
+  std::size_t line_number;
+};
+
+}  // namespace
+
 Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   Dictionary dictionary;
-  dictionary.grow_root();
-  std::size_t line_number = 0;
-  std::string_view previous;  // the previous line's word (bytes of the mapped file)
-  std::vector<Node> node_at;  // node_at[b]: node of previous[0..b), b a character boundary
-  const auto invalid = [&] {
+  dictionary.pages_.resize(kPages);
+  dictionary.edges_.reserve(bytes.size() / 6 + 16);  // dict.txt: 5.0 MB, 0.73 M slots
+  dictionary.edges_.push_back(0);
+  const auto invalid = [&](std::size_t line_number) {
     return Error(ExitCode::input_data,
                  fmt::format("{}:{}: invalid jieba dictionary entry (want 'word frequency [tag]')", name, line_number));
   };
-  Entry entry;
+  std::vector<GroupLine> group;  // consecutive lines whose words start with the same character
+  std::vector<Node> node_at;     // node_at[b]: node of previous word[0..b), b a character boundary
+  std::size_t line_number = 0;
   for (std::size_t at = 0; at < bytes.size();) {
-    ++line_number;
-    // Lines as Python iterates a binary file: up to and including each LF.
-    const void* lf = std::memchr(bytes.data() + at, '\n', bytes.size() - at);
-    const std::size_t line_end =
-        lf == nullptr ? bytes.size() : static_cast<std::size_t>(static_cast<const char*>(lf) - bytes.data());
-    const std::string_view line = bytes.substr(at, line_end - at);
-    at = line_end + 1;
-    if (!parse_plain_line(line, entry) && !parse_general_line(line, entry)) throw invalid();
-    const std::string_view word = entry.word;
-    // dict.txt is nearly sorted: start from the bytes shared with the previous
-    // word, backed off to a character boundary of the previous (valid) word; the
-    // rest of this word is decoded, and so checked, below.
-    std::size_t shared = common_prefix(word, previous);
-    while (shared > 0 && shared < previous.size() && is_continuation(previous[shared])) --shared;
-    if (node_at.size() <= word.size()) node_at.resize(word.size() + 1);
-    Node node = shared == 0 ? kRoot : node_at[shared];
-    char32_t c = 0;
-    for (std::size_t b = shared; b < word.size();) {
-      const int length = decode_one(word, b, c);
-      if (length == 0) throw invalid();
-      node = dictionary.add_child(node, c);
-      b += static_cast<std::size_t>(length);
-      node_at[b] = node;
+    // Collect the group (lines as Python iterates a binary file: up to and
+    // including each LF) and an upper bound on the nodes it adds: the
+    // characters past the first and past those shared with the previous word.
+    group.clear();
+    std::string_view lead, previous;
+    std::size_t new_nodes = 0;
+    bool bad_line = false;
+    while (at < bytes.size()) {
+      const void* lf = std::memchr(bytes.data() + at, '\n', bytes.size() - at);
+      const std::size_t line_end =
+          lf == nullptr ? bytes.size() : static_cast<std::size_t>(static_cast<const char*>(lf) - bytes.data());
+      const std::string_view line = bytes.substr(at, line_end - at);
+      Entry entry;
+      if (!parse_plain_line(line, entry) && !parse_general_line(line, entry)) {
+        bad_line = true;  // reported once the lines before it are in (their errors come first)
+        break;
+      }
+      const std::string_view word_lead = entry.word.substr(0, sequence_length(entry.word[0]));
+      if (group.empty()) {
+        lead = word_lead;
+      } else if (word_lead != lead) {
+        break;
+      }
+      at = line_end + 1;
+      ++line_number;
+      std::size_t shared = common_prefix(entry.word, previous);
+      while (shared > 0 && shared < previous.size() && is_continuation(previous[shared])) --shared;
+      new_nodes += count_characters(entry.word.substr(std::max(shared, lead.size())));
+      group.push_back({entry.word, entry.frequency, shared, line_number});
+      previous = entry.word;
     }
-    dictionary.subtrees_[node >> 32].frequency[static_cast<std::uint32_t>(node)] = entry.frequency;  // later duplicate wins
-    dictionary.total_ += entry.frequency;
-    previous = word;
+    if (!group.empty()) {
+      char32_t c = 0;
+      if (decode_one(group[0].word, 0, c) == 0) throw invalid(group[0].line_number);
+      Subtree& tree = dictionary.add_subtree(c);
+      dictionary.reserve(tree, new_nodes);
+      for (const GroupLine& line : group) {
+        const std::string_view word = line.word;
+        if (node_at.size() <= word.size()) node_at.resize(word.size() + 1);
+        std::size_t b = line.shared == 0 ? lead.size() : line.shared;
+        Node node = line.shared == 0 ? 0 : node_at[line.shared];
+        node_at[b] = node;
+        while (b < word.size()) {
+          const int length = decode_one(word, b, c);
+          if (length == 0) throw invalid(line.line_number);
+          node = dictionary.add_child(tree, node, c);
+          b += static_cast<std::size_t>(length);
+          node_at[b] = node;
+        }
+        dictionary.set_frequency(tree, node, line.frequency);  // a later duplicate wins
+        dictionary.total_ += line.frequency;
+      }
+    }
+    if (bad_line) throw invalid(line_number + 1);
   }
   return dictionary;
 }

@@ -5,8 +5,10 @@
 // data is compiled in.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -20,11 +22,15 @@ inline constexpr const char* kDebianPackageHint = "hint: install the Debian pack
 // frequency, every prefix of a word present with frequency 0 unless it is a
 // word itself, and the sum of all frequency fields (duplicates included).
 //
-// Stored as a trie split by first character: a small hash table maps a first
-// character to its subtree, and each subtree keeps its edges in its own small
-// open-addressing table. dict.txt is grouped by first character, so while
-// loading (and while segmenting) the table in use stays in cache: loading the
-// 349k entries takes a few tens of milliseconds.
+// Stored as a trie split by first character. The first character indexes a
+// two-level table of subtrees; each subtree keeps its nodes in one
+// open-addressing table, a slice of a single array shared by all subtrees.
+// A node is its slot (+1; 0 is the first character itself), and the slot holds
+// the edge (parent node, character) and the node's frequency in 8 bytes, so a
+// step of the DAG walk reads one slot. dict.txt is grouped by first character
+// and nearly sorted: each group's table is sized once, from an upper bound on
+// its new nodes (the characters past the prefix shared with the previous word),
+// and is filled while it stays in cache (docs/segmentation.md).
 class Dictionary {
  public:
   // Reads a dict.txt-format file ("word freq [tag]" per line). Throws
@@ -34,29 +40,39 @@ class Dictionary {
   // Same from bytes already in memory (`name` appears in errors).
   static Dictionary parse(std::string_view bytes, const std::string& name);
 
-  // A node is (subtree << 32 | id within the subtree); id 0 is the first character.
-  using Node = std::uint64_t;
+  // The words starting with one character.
+  struct Subtree {
+    std::uint64_t frequency = 0;  // FREQ[c]
+    std::uint32_t table = 0;      // first slot in edges_; 0 = no word starts with c
+    std::uint32_t size = 0;       // slots (always more than the nodes in it)
+    std::uint32_t used = 0;       // nodes (other than c itself)
+  };
+  // A node within a subtree: 0 is the first character, n > 0 the node in slot n - 1.
+  using Node = std::uint32_t;
   static constexpr Node kNoNode = ~Node{0};
-  static constexpr Node kRoot = ~Node{0} - 1;
 
-  // The node reached from `node` by code point `c`, or kNoNode.
-  Node child(Node node, char32_t c) const {
-    if (node == kRoot) {
-      const std::uint32_t subtree = find_subtree(c);
-      return subtree == kNone ? kNoNode : Node{subtree} << 32;
-    }
-    const Subtree& tree = subtrees_[node >> 32];
-    if (tree.edges.empty()) return kNoNode;
-    const std::uint64_t key = edge_key(static_cast<std::uint32_t>(node), c);
-    for (std::uint64_t slot = hash(key, tree.shift);; slot = (slot + 1) & tree.mask) {
-      const Edge edge = tree.edges[slot];
-      if ((edge >> kIdBits) == key) return (node & ~Node{0xFFFFFFFF}) | (edge & kIdMask);
-      if (edge == 0) return kNoNode;
-    }
+  // The subtree of the words starting with `c`, or null if `c` is not in FREQ.
+  const Subtree* first(char32_t c) const {
+    if (c >= kPages * kPageSize) return nullptr;
+    const auto& page = pages_[c / kPageSize];
+    if (!page) return nullptr;
+    const Subtree& tree = page[c % kPageSize];
+    return tree.table == 0 ? nullptr : &tree;
   }
-  // FREQ[word] (0 for a prefix-only entry) of an existing node.
-  std::uint64_t frequency(Node node) const {
-    return subtrees_[node >> 32].frequency[static_cast<std::uint32_t>(node)];
+  // The node reached from `parent` by `c` and its FREQ, or kNoNode.
+  Node next(const Subtree& tree, Node parent, char32_t c, std::uint64_t& frequency) const {
+    const std::uint64_t key = edge_key(parent, c);
+    const Edge* table = edges_.data() + tree.table;
+    for (std::uint32_t slot = hash(key, tree.size);;) {
+      const Edge edge = table[slot];
+      if ((edge & kKeyMask) == key) {
+        frequency = edge >> kKeyBits;
+        if (frequency == kBigFrequency) frequency = big_frequency(tree.table + slot);
+        return slot + 1;
+      }
+      if (edge == 0) return kNoNode;
+      if (++slot == tree.size) slot = 0;
+    }
   }
   // FREQ.get(word) or 0 when `word` is absent.
   std::uint64_t lookup(std::u32string_view word) const;
@@ -64,43 +80,32 @@ class Dictionary {
   std::size_t size() const { return size_; }  // entries incl. prefixes (len(FREQ))
 
  private:
-  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
-  // An edge is edge_key(parent id, c) << kIdBits | child id; 0 = empty slot.
+  // A slot: bits 0-20 c + 1 (0 = empty slot), 21-42 the parent node, 43-63 the
+  // frequency, or kBigFrequency if it is kept in big_frequencies_ instead.
   using Edge = std::uint64_t;
-  static constexpr int kIdBits = 21;  // ids within a subtree (2M nodes per first character)
-  static constexpr std::uint64_t kIdMask = (std::uint64_t{1} << kIdBits) - 1;
-  struct Subtree {
-    std::vector<Edge> edges;  // power-of-two size, load factor <= 3/4
-    std::vector<std::uint64_t> frequency;  // by id
-    std::uint64_t mask = 0;
-    int shift = 64;
-  };
-  struct RootSlot {
-    char32_t key = 0;  // code point + 1; 0 = empty
-    std::uint32_t subtree = 0;
-  };
+  static constexpr int kCharBits = 21, kNodeBits = 22, kKeyBits = kCharBits + kNodeBits;
+  static constexpr std::uint64_t kKeyMask = (std::uint64_t{1} << kKeyBits) - 1;
+  static constexpr std::uint64_t kBigFrequency = (std::uint64_t{1} << (64 - kKeyBits)) - 1;
+  static constexpr std::uint32_t kMaxSlots = (std::uint32_t{1} << kNodeBits) - 2;  // nodes fit kNodeBits
+  static constexpr std::uint32_t kPageSize = 256, kPages = 0x110000 / kPageSize;
 
-  static std::uint64_t edge_key(std::uint32_t parent, char32_t c) {
-    return ((std::uint64_t{parent} << 21) | c) + 1;  // < 2^42
+  static std::uint64_t edge_key(Node parent, char32_t c) {
+    return (std::uint64_t{parent} << kCharBits) | (std::uint64_t{c} + 1);
   }
-  static std::uint64_t hash(std::uint64_t key, int shift) { return (key * 0x9E3779B97F4A7C15ULL) >> shift; }
-
-  std::uint32_t find_subtree(char32_t c) const {
-    const std::uint64_t key = std::uint64_t{c} + 1;
-    for (std::uint64_t slot = hash(key, root_shift_);; slot = (slot + 1) & root_mask_) {
-      if (root_[slot].key == key) return root_[slot].subtree;
-      if (root_[slot].key == 0) return kNone;
-    }
+  // Fibonacci hashing mapped onto [0, size) by multiply-shift (sizes need not be powers of two).
+  static std::uint32_t hash(std::uint64_t key, std::uint32_t size) {
+    return static_cast<std::uint32_t>(((key * 0x9E3779B97F4A7C15ULL) >> 32) * size >> 32);
   }
-  Node add_child(Node node, char32_t c);
-  std::uint32_t add_subtree(char32_t c);
-  static void grow(Subtree& tree);
-  void grow_root();
+  std::uint64_t big_frequency(std::size_t slot) const;
 
-  std::vector<RootSlot> root_;
-  std::uint64_t root_mask_ = 0;
-  int root_shift_ = 64;
-  std::vector<Subtree> subtrees_;
+  Subtree& add_subtree(char32_t c);
+  void reserve(Subtree& tree, std::size_t new_nodes);
+  Node add_child(Subtree& tree, Node parent, char32_t c);
+  void set_frequency(Subtree& tree, Node node, std::uint64_t frequency);
+
+  std::vector<std::unique_ptr<Subtree[]>> pages_;  // by c / kPageSize, allocated when used
+  std::vector<Edge> edges_;  // all subtrees' tables; edges_[0] unused so that table 0 means none
+  std::unordered_map<std::size_t, std::uint64_t> big_frequencies_;  // by slot in edges_; rare
   std::size_t size_ = 0;
   std::uint64_t total_ = 0;
 };
