@@ -28,12 +28,8 @@ struct BleuCommandOptions {
 void run_bleu(BleuCommandOptions& o, CLI::App* cmd, Streams& io) {
   std::unique_ptr<Bleu> metric;
   if (!o.signature.empty()) {
-    for (const char* conflicting : {"--tokenize", "--lowercase", "--smooth-method", "--smooth-value",
-                                    "--max-ngram-order", "--normalize", "--jieba-hmm"}) {
-      if (cmd->count(conflicting) > 0) {
-        throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", conflicting));
-      }
-    }
+    refuse_options_set_by_signature(*cmd, {"--tokenize", "--lowercase", "--smooth-method", "--smooth-value",
+                                           "--max-ngram-order", "--normalize", "--jieba-hmm"});
     metric = bleu_from_signature(o.signature, count_refs(o.input), o.tokenizer_options, o.output.sentence_level);
   } else {
     BleuOptions bleu;

@@ -20,12 +20,9 @@ struct ChrfCommandOptions {
 void run_chrf(ChrfCommandOptions& o, CLI::App* cmd, Streams& io) {
   ChrfOptions chrf = o.chrf;
   if (!o.signature.empty()) {
-    for (const char* conflicting : {"--chrf-char-order", "--chrf-word-order", "--chrf-beta", "--lowercase",
-                                    "--chrf-whitespace", "--chrf-eps-smoothing", "--tokenize", "--normalize", "--jieba-hmm"}) {
-      if (cmd->count(conflicting) > 0) {
-        throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", conflicting));
-      }
-    }
+    refuse_options_set_by_signature(*cmd, {"--chrf-char-order", "--chrf-word-order", "--chrf-beta",
+                                           "--lowercase", "--chrf-whitespace", "--chrf-eps-smoothing",
+                                           "--tokenize", "--normalize", "--jieba-hmm"});
     chrf = chrf_options_from_signature(o.signature, count_refs(o.input), o.chrf.tokenizer_options);
   }
   const Chrf metric(chrf);

@@ -20,12 +20,8 @@ struct TerCommandOptions {
 void run_ter(TerCommandOptions& o, CLI::App* cmd, Streams& io) {
   TerOptions ter = o.ter;
   if (!o.signature.empty()) {
-    for (const char* conflicting : {"--ter-case-sensitive", "--ter-normalized", "--ter-no-punct",
-                                    "--ter-asian-support", "--tokenize", "--normalize"}) {
-      if (cmd->count(conflicting) > 0) {
-        throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", conflicting));
-      }
-    }
+    refuse_options_set_by_signature(*cmd, {"--ter-case-sensitive", "--ter-normalized", "--ter-no-punct",
+                                           "--ter-asian-support", "--tokenize", "--normalize"});
     ter = ter_options_from_signature(o.signature, count_refs(o.input));
   }
   const Ter metric(ter);

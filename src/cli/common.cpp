@@ -40,6 +40,14 @@ std::size_t count_refs(const InputOptions& options) {
   return options.refs.size() + options.positional_refs.size();
 }
 
+void refuse_options_set_by_signature(const CLI::App& cmd, std::initializer_list<const char*> options) {
+  for (const char* option : options) {
+    if (cmd.count(option) > 0) {
+      throw usage_error(fmt::format("--signature and {} cannot be combined: the signature sets it", option));
+    }
+  }
+}
+
 void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) {
   cmd->add_option("-f,--format", options.format, "output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("-w,--width", options.width, "decimals of printed scores")->check(CLI::Range(0, 17));

@@ -86,6 +86,17 @@ double signature_double(std::string_view key, std::string_view value) {
   return number;
 }
 
+void check_signature_nrefs(std::string_view value, std::optional<std::size_t> given_refs) {
+  if (given_refs && value != "var" && value != std::to_string(*given_refs)) {
+    throw usage_error(fmt::format("signature has nrefs:{} but {} reference(s) were given", value, *given_refs));
+  }
+}
+
+bool signature_lowercase(std::string_view value) {
+  if (value != "mixed" && value != "lc") throw usage_error(fmt::format("signature: unknown case '{}'", value));
+  return value == "lc";
+}
+
 std::optional<std::string> find_field(const std::vector<SignatureField>& fields, std::string_view key) {
   for (const auto& field : fields) {
     if (field.key == key) return field.value;

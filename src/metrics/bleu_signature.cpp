@@ -35,12 +35,9 @@ std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::optional
     if (key == "metric") {
       if (value != "BLEU") throw usage_error(fmt::format("signature is for {}, not BLEU", value));
     } else if (key == "nrefs" || key == "#") {
-      if (given_refs && value != "var" && value != std::to_string(*given_refs)) {
-        throw usage_error(fmt::format("signature has nrefs:{} but {} reference(s) were given", value, *given_refs));
-      }
+      check_signature_nrefs(value, given_refs);
     } else if (key == "case" || key == "c") {
-      if (value != "mixed" && value != "lc") throw usage_error(fmt::format("signature: unknown case '{}'", value));
-      bleu.text.lowercase = value == "lc";
+      bleu.text.lowercase = signature_lowercase(value);
     } else if (key == "eff" || key == "e") {
       if (value != "yes" && value != "no") throw usage_error(fmt::format("signature: unknown eff '{}'", value));
       bleu.effective_order = value == "yes";

@@ -57,12 +57,9 @@ ChrfOptions chrf_options_from_signature(const std::string& text, std::optional<s
     if (key == "metric") {
       apply_metric_name(value, chrf);
     } else if (key == "nrefs" || key == "#") {
-      if (given_refs && value != "var" && value != std::to_string(*given_refs)) {
-        throw usage_error(fmt::format("signature has nrefs:{} but {} reference(s) were given", value, *given_refs));
-      }
+      check_signature_nrefs(value, given_refs);
     } else if (key == "case" || key == "c") {
-      if (value != "mixed" && value != "lc") throw usage_error(fmt::format("signature: unknown case '{}'", value));
-      chrf.lowercase = value == "lc";
+      chrf.lowercase = signature_lowercase(value);
     } else if (key == "eff" || key == "e") {
       chrf.eps_smoothing = !yes_no_value(key, value);
     } else if (key == "nc" || key == "n") {

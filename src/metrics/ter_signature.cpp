@@ -53,12 +53,9 @@ TerOptions ter_options_from_signature(const std::string& text, std::optional<std
     if (key == "metric") {
       if (value != "TER") throw usage_error(fmt::format("signature is for {}, not TER", value));
     } else if (key == "nrefs" || key == "#") {
-      if (given_refs && value != "var" && value != std::to_string(*given_refs)) {
-        throw usage_error(fmt::format("signature has nrefs:{} but {} reference(s) were given", value, *given_refs));
-      }
+      check_signature_nrefs(value, given_refs);
     } else if (key == "case" || key == "c") {
-      if (value != "mixed" && value != "lc") throw usage_error(fmt::format("signature: unknown case '{}'", value));
-      tercom.case_sensitive = value == "mixed";
+      tercom.case_sensitive = !signature_lowercase(value);
     } else if (key == "tok" || key == "t") {
       if (value == "tercom" || value == "tercom-v1") {
         // SacreBLEU 2.x / evalcli: options come in their own fields

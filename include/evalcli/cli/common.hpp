@@ -2,6 +2,7 @@
 // Options and the scoring/reporting flow shared by every native metric
 // subcommand (bleu, chrf, ter, rouge, ...): written once, used by all.
 #include <functional>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <memory>
 #include <optional>
@@ -24,6 +25,9 @@ struct InputOptions {
 void add_input_options(CLI::App* cmd, InputOptions& options);
 CorpusSpec make_corpus_spec(const InputOptions& options, std::istream& in);
 std::size_t count_refs(const InputOptions& options);
+
+// --signature sets these options itself: giving one of them too is a usage error.
+void refuse_options_set_by_signature(const CLI::App& cmd, std::initializer_list<const char*> options);
 
 struct OutputOptions {
   std::string format = "text";  // text | json

@@ -23,6 +23,13 @@ std::vector<SignatureField> parse_signature(std::string_view text);
 int signature_int(std::string_view key, std::string_view value);
 double signature_double(std::string_view key, std::string_view value);
 
+// The "nrefs" field against the number of references given on the command line
+// (nullopt: not known yet); "var" matches any. A mismatch is a usage error.
+void check_signature_nrefs(std::string_view value, std::optional<std::size_t> given_refs);
+
+// The "case" field: true for "lc", false for "mixed", else a usage error.
+bool signature_lowercase(std::string_view value);
+
 std::optional<std::string> find_field(const std::vector<SignatureField>& fields, std::string_view key);
 
 // nrefs value for items with different numbers of references: printed "nrefs:var".
