@@ -51,6 +51,38 @@ bool parse_frequency(std::string_view text, std::uint64_t& value) {
 
 }  // namespace
 
+ZeroedArray::~ZeroedArray() {
+  if (data_ != nullptr) ::munmap(data_, mapped_bytes_);
+}
+
+void ZeroedArray::reserve(std::size_t capacity) {
+  if (capacity <= capacity_) return;
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const std::size_t bytes = (capacity * sizeof(std::uint64_t) + kHugePage - 1) / kHugePage * kHugePage;
+  void* mapped = MAP_FAILED;
+  if (data_ == nullptr) {
+    // Over-allocate by one huge page and trim, so that the array starts at a
+    // 2 MB boundary, where transparent huge pages can back it.
+    void* raw = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw != MAP_FAILED) {
+      const auto start = reinterpret_cast<std::uintptr_t>(raw);
+      const std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+      if (aligned > start) ::munmap(raw, aligned - start);
+      if (const std::size_t tail = start + kHugePage - aligned; tail > 0) {
+        ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+      }
+      mapped = reinterpret_cast<void*>(aligned);
+    }
+  } else {
+    mapped = ::mremap(data_, mapped_bytes_, bytes, MREMAP_MAYMOVE);  // new pages read as zero
+  }
+  if (mapped == MAP_FAILED) throw std::bad_alloc();
+  ::madvise(mapped, bytes, MADV_HUGEPAGE);  // a hint: without THP, ordinary pages
+  data_ = static_cast<std::uint64_t*>(mapped);
+  mapped_bytes_ = bytes;
+  capacity_ = bytes / sizeof(std::uint64_t);
+}
+
 std::uint64_t Dictionary::big_frequency(std::size_t slot) const { return big_frequencies_.at(slot); }
 
 Dictionary::Subtree& Dictionary::add_subtree(char32_t c) {
@@ -73,11 +105,11 @@ void Dictionary::reserve(Subtree& tree, std::size_t new_nodes) {
     throw Error(ExitCode::input_data, "jieba dictionary: more than 2 million prefixes share a first character");
   }
   std::vector<Edge> old;
-  if (tree.used > 0) old.assign(edges_.begin() + tree.table, edges_.begin() + tree.table + tree.size);
+  if (tree.used > 0) old.assign(edges_.data() + tree.table, edges_.data() + tree.table + tree.size);
   const std::uint32_t old_table = tree.table;
   tree.table = static_cast<std::uint32_t>(edges_.size());
   tree.size = static_cast<std::uint32_t>(size);
-  edges_.resize(edges_.size() + size, 0);
+  edges_.grow(size);
   if (tree.used == 0) return;
   std::vector<Node> renumbered(old.size() + 1, kNoNode);
   renumbered[0] = 0;
@@ -274,7 +306,7 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   Dictionary dictionary;
   dictionary.pages_.resize(kPages);
   dictionary.edges_.reserve(bytes.size() / 6 + 16);  // dict.txt: 5.0 MB, 0.73 M slots
-  dictionary.edges_.push_back(0);
+  dictionary.edges_.grow(1);
   const auto invalid = [&](std::size_t line_number) {
     return Error(ExitCode::input_data,
                  fmt::format("{}:{}: invalid jieba dictionary entry (want 'word frequency [tag]')", name, line_number));
@@ -341,31 +373,34 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   return dictionary;
 }
 
-Dictionary Dictionary::load(const std::string& path) {
-  // Mapped rather than read: no copy of the 5 MB file, no buffer growth.
+bool MappedFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat info {};
   if (fd < 0 || ::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     if (fd >= 0) ::close(fd);
+    return false;
+  }
+  size_ = static_cast<std::size_t>(info.st_size);
+  if (size_ > 0) {
+    data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (data_ == MAP_FAILED) data_ = nullptr;
+  }
+  ::close(fd);
+  return size_ == 0 || data_ != nullptr;
+}
+
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) ::munmap(data_, size_);
+}
+
+Dictionary Dictionary::load(const std::string& path) {
+  // Mapped rather than read: no copy of the 5 MB file, no buffer growth.
+  MappedFile file;
+  if (!file.open(path)) {
     throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open the jieba dictionary", path),
                 kDebianPackageHint);
   }
-  const auto size = static_cast<std::size_t>(info.st_size);
-  if (size == 0) {
-    ::close(fd);
-    return parse({}, path);
-  }
-  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-  ::close(fd);
-  if (mapped == MAP_FAILED) {
-    throw Error(ExitCode::missing_resource, fmt::format("{}: cannot read the jieba dictionary", path));
-  }
-  struct Unmap {
-    void* address;
-    std::size_t size;
-    ~Unmap() { ::munmap(address, size); }
-  } unmap{mapped, size};
-  return parse(std::string_view(static_cast<const char*>(mapped), size), path);
+  return parse(file.bytes(), path);
 }
 
 }  // namespace evalcli::jieba

@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -145,15 +143,11 @@ int state_index(char32_t name, const LiteralReader& reader) {
   reader.fail("unknown HMM state");
 }
 
-std::string read_table(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+void map_table(const std::string& path, MappedFile& file) {
+  if (!file.open(path)) {
     throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open jieba's HMM table", path),
                 kDebianPackageHint);
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
 }
 
 }  // namespace
@@ -162,17 +156,19 @@ HmmModel HmmModel::load(const std::string& dir) {
   HmmModel model;
   for (auto& row : model.trans_) row.fill(kMinFloat);  // trans_p[y0].get(y, MIN_FLOAT)
   model.start_.fill(kMinFloat);
-  model.emit_.assign(kLastHan - kFirstHan + 1, {kMinFloat, kMinFloat, kMinFloat, kMinFloat});
+  model.emit_.grow(4 * (kLastHan - kFirstHan + 1));  // all MIN_FLOAT
 
   const std::string start_path = dir + "/prob_start.py";
-  const std::string start_text = read_table(start_path);
-  LiteralReader start(start_text, start_path);
+  MappedFile start_file;
+  map_table(start_path, start_file);
+  LiteralReader start(start_file.bytes(), start_path);
   start.skip_to_assignment();
   start.read_dict([&](char32_t state) { model.start_[state_index(state, start)] = start.read_number(); });
 
   const std::string trans_path = dir + "/prob_trans.py";
-  const std::string trans_text = read_table(trans_path);
-  LiteralReader trans(trans_text, trans_path);
+  MappedFile trans_file;
+  map_table(trans_path, trans_file);
+  LiteralReader trans(trans_file.bytes(), trans_path);
   trans.skip_to_assignment();
   trans.read_dict([&](char32_t from) {
     const int row = state_index(from, trans);
@@ -180,23 +176,21 @@ HmmModel HmmModel::load(const std::string& dir) {
   });
 
   const std::string emit_path = dir + "/prob_emit.py";
-  const std::string emit_text = read_table(emit_path);
-  LiteralReader emit(emit_text, emit_path);
+  MappedFile emit_file;
+  map_table(emit_path, emit_file);
+  LiteralReader emit(emit_file.bytes(), emit_path);
   emit.skip_to_assignment();
   emit.read_dict([&](char32_t state) {
     const int column = state_index(state, emit);
     emit.read_dict([&](char32_t c) {
       const double p = emit.read_number();
       // Only Han runs (U+4E00..U+9FD5) reach the HMM: other keys can never be looked up.
-      if (c >= kFirstHan && c <= kLastHan) model.emit_[c - kFirstHan][column] = p;
+      if (c >= kFirstHan && c <= kLastHan) {
+        model.emit_[4 * (c - kFirstHan) + column] = std::bit_cast<std::uint64_t>(p) ^ min_float_bits();
+      }
     });
   });
   return model;
-}
-
-double HmmModel::emit(int state, char32_t c) const {
-  if (c < kFirstHan || c > kLastHan) return kMinFloat;
-  return emit_[c - kFirstHan][state];
 }
 
 }  // namespace evalcli::jieba

@@ -3,7 +3,9 @@
 // accurate mode, with or without HMM) over its own data files, read at run
 // time from Debian's python3-jieba (docs/segmentation.md). Nothing of jieba's
 // data is compiled in.
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +19,59 @@ namespace evalcli::jieba {
 // Where Debian's python3-jieba keeps jieba (dict.txt, finalseg/prob_*.py, __init__.py).
 inline constexpr const char* kDebianJiebaDir = "/usr/lib/python3/dist-packages/jieba";
 inline constexpr const char* kDebianPackageHint = "hint: install the Debian package python3-jieba";
+
+// A regular file mapped read-only (and prefaulted): its bytes without a copy.
+class MappedFile {
+ public:
+  // False if `path` is not a readable regular file.
+  bool open(const std::string& path);
+  std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+  MappedFile() = default;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// A growable array of 64-bit words that start at zero, in its own anonymous
+// mapping: fresh pages are zero already (no memset), and the kernel may back it
+// with 2 MB pages (MADV_HUGEPAGE), which spares most of the ~1,500 page faults
+// that filling a 6 MB table would take.
+class ZeroedArray {
+ public:
+  ZeroedArray() = default;
+  ZeroedArray(ZeroedArray&& other) noexcept { swap(other); }
+  ZeroedArray& operator=(ZeroedArray&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~ZeroedArray();
+
+  std::uint64_t* data() { return data_; }
+  const std::uint64_t* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::uint64_t& operator[](std::size_t i) { return data_[i]; }
+  // Room for `capacity` words without moving.
+  void reserve(std::size_t capacity);
+  // Appends `count` zero words.
+  void grow(std::size_t count) {
+    if (size_ + count > capacity_) reserve(std::max(size_ + count, capacity_ * 2));
+    size_ += count;
+  }
+
+ private:
+  void swap(ZeroedArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    std::swap(mapped_bytes_, other.mapped_bytes_);
+  }
+  std::uint64_t* data_ = nullptr;
+  std::size_t size_ = 0, capacity_ = 0, mapped_bytes_ = 0;
+};
 
 // jieba's prefix dictionary (Tokenizer.gen_pfdict): every word with its
 // frequency, every prefix of a word present with frequency 0 unless it is a
@@ -104,7 +159,7 @@ class Dictionary {
   void set_frequency(Subtree& tree, Node node, std::uint64_t frequency);
 
   std::vector<std::unique_ptr<Subtree[]>> pages_;  // by c / kPageSize, allocated when used
-  std::vector<Edge> edges_;  // all subtrees' tables; edges_[0] unused so that table 0 means none
+  ZeroedArray edges_;  // all subtrees' tables; edges_[0] unused so that table 0 means none
   std::unordered_map<std::size_t, std::uint64_t> big_frequencies_;  // by slot in edges_; rare
   std::size_t size_ = 0;
   std::uint64_t total_ = 0;
@@ -124,13 +179,20 @@ class HmmModel {
   double start(int state) const { return start_[state]; }
   double trans(int from, int to) const { return trans_[from][to]; }
   // emit_p[state].get(c, MIN_FLOAT); only Han characters U+4E00..U+9FD5 ever reach it.
-  double emit(int state, char32_t c) const;
+  double emit(int state, char32_t c) const {
+    if (c < kFirstHan || c > kLastHan) return kMinFloat;
+    return std::bit_cast<double>(emit_.data()[4 * (c - kFirstHan) + state] ^ min_float_bits());
+  }
 
  private:
   static constexpr char32_t kFirstHan = 0x4E00, kLastHan = 0x9FD5;
   std::array<double, 4> start_{};
   std::array<std::array<double, 4>, 4> trans_{};
-  std::vector<std::array<double, 4>> emit_;  // by c - kFirstHan
+  // emit_[4 * (c - kFirstHan) + state]: the double's bits XOR kMinFloat's, so
+  // that the zero words of a fresh array read as MIN_FLOAT (no fill, no faults
+  // for the characters prob_emit.py lacks).
+  ZeroedArray emit_;
+  static std::uint64_t min_float_bits() { return std::bit_cast<std::uint64_t>(kMinFloat); }
 };
 
 // A token is the half-open code point range [first, second) of the sentence.
