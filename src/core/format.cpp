@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 
 namespace evalcli {
 
@@ -16,23 +17,35 @@ double python_round(double value, int decimals) {
   return std::strtod(text.c_str(), nullptr);
 }
 
+namespace {
+
+template <class T>
+ShortestDecimal shortest_decimal_of(T value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const std::string_view sci(buffer, static_cast<std::size_t>(result.ptr - buffer));  // "-3.8368523555e+01"
+  ShortestDecimal decimal;
+  decimal.negative = sci.front() == '-';
+  const auto e_pos = sci.find('e');
+  for (char c : sci.substr(decimal.negative ? 1 : 0, e_pos - (decimal.negative ? 1 : 0))) {
+    if (c != '.') decimal.digits.push_back(c);
+  }
+  // to_chars writes no terminating NUL: parse the exponent within the view ("+01" -> 1)
+  const std::size_t exponent_start = e_pos + (sci[e_pos + 1] == '+' ? 2 : 1);
+  std::from_chars(sci.data() + exponent_start, sci.data() + sci.size(), decimal.exponent);
+  return decimal;
+}
+
+}  // namespace
+
+ShortestDecimal shortest_decimal(double value) { return shortest_decimal_of(value); }
+ShortestDecimal shortest_decimal(float value) { return shortest_decimal_of(value); }
+
 std::string python_float_repr(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
-  std::string sci(buffer, result.ptr);  // e.g. "-3.8368523555e+01"
-  std::string sign;
-  if (sci[0] == '-') {
-    sign = "-";
-    sci.erase(0, 1);
-  }
-  const auto e_pos = sci.find('e');
-  const int exponent = std::atoi(sci.c_str() + e_pos + 1);
-  std::string digits;
-  for (std::size_t i = 0; i < e_pos; ++i) {
-    if (sci[i] != '.') digits.push_back(sci[i]);
-  }
+  const auto [negative, digits, exponent] = shortest_decimal(value);
+  const std::string sign = negative ? "-" : "";
   if (exponent >= -5 + 1 && exponent < 16) {  // Python: -4 <= exponent < 16 -> fixed
     std::string out;
     if (exponent >= 0) {

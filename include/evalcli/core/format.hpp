@@ -10,6 +10,17 @@ std::string format_fixed(double value, int decimals);
 // Python's repr(float): shortest round-trip digits, "29.0", "1e-14", "1e+16".
 std::string python_float_repr(double value);
 
+// The shortest decimal digits that read back as the same value (std::to_chars):
+// value = (negative ? -1 : 1) * d1.d2d3... * 10^exponent. Layouts (Python's repr,
+// KenLM's double-conversion) differ only in where they put the point. Finite values only.
+struct ShortestDecimal {
+  bool negative = false;
+  std::string digits;  // "0" for zero
+  int exponent = 0;
+};
+ShortestDecimal shortest_decimal(double value);
+ShortestDecimal shortest_decimal(float value);
+
 // Python's round(value, decimals) (correctly rounded through decimal).
 double python_round(double value, int decimals);
 
