@@ -105,6 +105,11 @@ void run_check(const CheckOptions& o, Streams& io) {
                                   "... --stats-out` and compare the reports",
                                   o.baseline, baseline.metric, baseline.metric == "PPL" ? "ppl" : "cider"));
   }
+  if (baseline.signature.find("|meteor:cmu-") != std::string::npos) {
+    throw usage_error(fmt::format("{}: check cannot re-score METEOR 1.5 (its resources folder is not in the "
+                                  "signature); use `evalcli meteor --compat meteor15 ... --stats-out` and compare",
+                                  o.baseline));
+  }
   const auto metric = metric_from_signature(baseline.metric, baseline.signature);
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const std::size_t nrefs = count_refs(o.input);

@@ -13,6 +13,7 @@
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/meteor.hpp"
+#include "evalcli/metrics/meteor15.hpp"
 #include "evalcli/metrics/rouge.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -71,11 +72,7 @@ std::vector<std::string> split_on(const std::string& text, char separator) {
 std::unique_ptr<Metric> meteor_from_signature(const std::string& signature) {
   const auto fields = parse_signature(signature);
   const auto compat = find_field(fields, "meteor");
-  if (compat && compat->starts_with("cmu-")) {
-    throw usage_error(
-        "METEOR 1.5 cannot be rebuilt from a signature (its resources folder is not part of it): "
-        "merge or check METEOR 1.5 with `evalcli meteor --compat meteor15 --meteor-resources DIR` instead");
-  }
+  if (compat && compat->starts_with("cmu-")) return meteor15_from_signature(signature);
   NltkMeteorOptions options;
   options.stem = options.synonyms = false;
   for (const auto& field : fields) {

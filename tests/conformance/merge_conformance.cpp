@@ -64,11 +64,13 @@ std::vector<Case> all_cases() {
        "hyp.Online-B.en", 300},
       {"meteor", {}, "de-en", "ref.A.en", "hyp.Online-B.en", 300},
       {"meteor", {"--aggregate", "summed-stats", "--lang", "de"}, "en-de", "ref.A.de", "hyp.Online-B.de", 300},
+      {"meteor", {"--compat", "meteor15", "--norm", "norm", "-m", "exact stem synonym"}, "de-en", "ref.A.en",
+       "hyp.Online-B.en", 300},
       {"cider", {}, "de-en", "ref.A.en", "hyp.Online-B.en"},
       {"ppl", {}, "de-en", "", "hyp.Online-B.en"},
   };
-  cases[10].cider_df = true;
-  cases[11].ppl = true;
+  cases[11].cider_df = true;
+  cases[12].ppl = true;
   return cases;
 }
 
@@ -87,6 +89,8 @@ TEST_CASE("merge of 1, 2 and 7 shards equals one run, for every metric", "[stats
   // --rouge155-data) through the environment, as docs/sharding.md says.
   const auto rouge155_data = (*parent / "shared/corpora/rouge155-data").string();
   ::setenv("ROUGE_EVAL_HOME", rouge155_data.c_str(), 1);
+  // METEOR 1.5's resources are needed to score the shards, not to merge them.
+  const auto meteor15_resources = (*parent / "shared/corpora/meteor15").string();
   for (const auto& c : all_cases()) {
     const auto dir = *parent / "shared/corpora/wmt22" / c.pair;
     const auto hyp_lines = limited(read_lines(dir / c.hyp), c.max_lines);
@@ -101,6 +105,7 @@ TEST_CASE("merge of 1, 2 and 7 shards equals one run, for every metric", "[stats
       }
       args.insert(args.end(), c.options.begin(), c.options.end());
       if (c.options.size() > 1 && c.options[1] == "rouge155") args.insert(args.end(), {"--rouge155-data", rouge155_data});
+      if (c.options.size() > 1 && c.options[1] == "meteor15") args.insert(args.end(), {"--meteor-resources", meteor15_resources});
       return args;
     };
     std::unique_ptr<TempFile> df;

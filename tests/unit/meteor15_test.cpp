@@ -4,6 +4,8 @@
 // (Normalizer main, and Meteor with -a on the gzipped table below).
 #include "evalcli/metrics/meteor15.hpp"
 
+#include <cmath>
+
 #include "../../src/metrics/meteor/meteor15_internal.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -116,5 +118,36 @@ TEST_CASE("METEOR 1.5: configuration errors", "[meteor15]") {
   if (std::filesystem::is_directory(resources())) {
     CHECK(run({"--meteor-resources", dir}) == 4);  // default English modules include paraphrase: no table
     CHECK(run({"--meteor-resources", dir, "-m", "exact stem synonym"}) == 0);
+  }
+}
+
+TEST_CASE("METEOR 1.5 from a signature: scores summed statistics, refuses a garbled eval-id", "[meteor15][merge]") {
+  const std::string fields =
+      "meteor:cmu-1.5|eval-id:meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8|tok:meteor-stringtokenizer";
+  const auto metric = evalcli::meteor15_from_signature("nrefs:1|" + fields + "|version:evalcli-0.1.0");
+  CHECK(metric->signature() == fields);
+  CHECK(metric->stat_names().size() == Meteor15::kNumStats);
+  // A perfect 2-word segment: every word an exact content match, one chunk.
+  std::vector<double> stats(Meteor15::kNumStats, 0.0);
+  stats[0] = stats[1] = 2;     // test_len, ref_len
+  stats[4] = stats[5] = 2;     // stage 1 content matches
+  stats[Meteor15::kNumStats - 3] = 1;
+  stats[Meteor15::kNumStats - 2] = stats[Meteor15::kNumStats - 1] = 2;
+  CHECK(metric->score(stats) == 1.0);
+  // Half the words matched, in one chunk: fmean 0.5, fragmentation 1/1, penalty gamma = 0.6.
+  stats[4] = stats[5] = 1;
+  stats[Meteor15::kNumStats - 3] = 1;
+  stats[Meteor15::kNumStats - 2] = stats[Meteor15::kNumStats - 1] = 1;
+  CHECK(metric->score(stats) == Approx(0.5 * (1 - 0.6 * std::pow(1.0, 0.2))));
+  std::u32string words = U"a";
+  CHECK_THROWS_AS(metric->segment_stats(words, {}, stats.data()), evalcli::Error);
+
+  for (const char* eval_id : {"meteor-1.5-wo-en-norm-0.85_0.2_0.6-ex_st_sy-1.0_0.6_0.8",      // 3 parameters
+                              "meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6",     // 2 weights, 3 modules
+                              "meteor-1.5-wo-en-norm-0.85_0.2_0.6_x-ex_st_sy-1.0_0.6_0.8",    // not a number
+                              "meteor-1.5-wo-en-norm-0.850_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8",  // not as printed
+                              "meteor-1.4-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8", ""}) {
+    INFO(eval_id);
+    CHECK_THROWS_AS(evalcli::meteor15_from_signature(std::string("meteor:cmu-1.5|eval-id:") + eval_id), evalcli::Error);
   }
 }

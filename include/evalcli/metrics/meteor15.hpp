@@ -76,4 +76,8 @@ class Meteor15 : public Metric {
   std::unique_ptr<Resources> resources_;
 };
 
+// METEOR 1.5 rebuilt from its signature (the eval id's parameters and weights) to
+// score statistics summed elsewhere, as `evalcli merge` does; it cannot score text.
+std::unique_ptr<Metric> meteor15_from_signature(const std::string& signature);
+
 }  // namespace evalcli

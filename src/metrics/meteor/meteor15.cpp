@@ -84,15 +84,6 @@ int parse_module(const std::string& name) {
 constexpr std::array<const char*, 4> kModuleShortNames = {"ex", "st", "sy", "pa"};
 constexpr std::array<const char*, 4> kNormNames = {"no_norm", "lc_only", "norm", "norm_nopunct"};
 
-// Java's Double.toString for the short decimals METEOR's parameters use.
-std::string java_double(double value) { return python_float_repr(value); }
-
-std::string join_doubles(const std::vector<double>& values) {
-  std::vector<std::string> parts;
-  for (double v : values) parts.push_back(java_double(v));
-  return fmt::format("{}", fmt::join(parts, "_"));
-}
-
 Error resource_error(const std::filesystem::path& path, const std::string& what) {
   return Error(ExitCode::missing_resource, fmt::format("{}: {}", path.string(), what),
                "hint: pass --meteor-resources DIR with METEOR 1.5's resources/ layout (function/, nonbreaking/, synonym/)");
@@ -459,16 +450,7 @@ Meteor15::Meteor15(Meteor15Options options)
 
 Meteor15::~Meteor15() = default;
 
-std::vector<std::string> Meteor15::stat_names() const {
-  std::vector<std::string> names = {"test_len", "ref_len", "test_function_words", "ref_function_words"};
-  for (std::size_t k = 1; k <= kMaxModules; ++k) {
-    for (const char* part : {"test_content", "ref_content", "test_function", "ref_function"}) {
-      names.push_back(fmt::format("stage{}_{}", k, part));
-    }
-  }
-  names.insert(names.end(), {"chunks", "test_word_matches", "ref_word_matches"});
-  return names;
-}
+std::vector<std::string> Meteor15::stat_names() const { return meteor15::stat_names(); }
 
 std::string Meteor15::eval_id() const {
   const Resources& r = *resources_;
@@ -476,8 +458,8 @@ std::string Meteor15::eval_id() const {
   for (int m : r.modules) modules.push_back(kModuleShortNames[static_cast<std::size_t>(m)]);
   return fmt::format("meteor-1.5-wo-{}-{}-{}-{}-{}", r.language->short_name,
                      kNormNames[static_cast<std::size_t>(options_.normalization)],
-                     join_doubles({r.parameters.begin(), r.parameters.end()}), fmt::join(modules, "_"),
-                     join_doubles(r.weights));
+                     meteor15::join_doubles({r.parameters.begin(), r.parameters.end()}), fmt::join(modules, "_"),
+                     meteor15::join_doubles(r.weights));
 }
 
 std::vector<std::u32string> Meteor15::words(std::u32string_view line) const {
@@ -737,55 +719,8 @@ void Meteor15::segment_stats(std::u32string_view hyp, std::span<const std::u32st
   std::copy(best.begin(), best.end(), out);
 }
 
-namespace {
-
-struct Meteor15Numbers {
-  double precision = 0, recall = 0, f1 = 0, fmean = 0, frag_penalty = 0, score = 0;
-};
-
-}  // namespace
-
-// MeteorScorer.computeMetrics on (summed) statistics.
-static Meteor15Numbers compute_meteor15(std::span<const Stat> st, const std::array<double, 4>& p,
-                                        const std::vector<double>& weights) {
-  const double alpha = p[0], beta = p[1], gamma = p[2], delta = p[3];
-  Meteor15Numbers n;
-  const double test_len = st[0], ref_len = st[1], test_fn = st[2], ref_fn = st[3];
-  const double test_weighted_length = (delta * (test_len - test_fn)) + ((1.0 - delta) * test_fn);
-  const double ref_weighted_length = (delta * (ref_len - ref_fn)) + ((1.0 - delta) * ref_fn);
-  double test_weighted = 0, ref_weighted = 0;
-  for (std::size_t i = 0; i < weights.size(); ++i) test_weighted += st[4 + 4 * i] * weights[i] * delta;
-  for (std::size_t i = 0; i < weights.size(); ++i) ref_weighted += st[5 + 4 * i] * weights[i] * delta;
-  for (std::size_t i = 0; i < weights.size(); ++i) test_weighted += st[6 + 4 * i] * weights[i] * (1.0 - delta);
-  for (std::size_t i = 0; i < weights.size(); ++i) ref_weighted += st[7 + 4 * i] * weights[i] * (1.0 - delta);
-  double test_total = 0, ref_total = 0;
-  for (std::size_t i = 0; i < Meteor15::kMaxModules; ++i) {
-    test_total += st[4 + 4 * i];
-    test_total += st[6 + 4 * i];
-    ref_total += st[5 + 4 * i];
-    ref_total += st[7 + 4 * i];
-  }
-  const double chunks = st[Meteor15::kNumStats - 3];
-  const double test_word_matches = st[Meteor15::kNumStats - 2];
-  const double ref_word_matches = st[Meteor15::kNumStats - 1];
-  n.precision = test_weighted / test_weighted_length;
-  n.recall = ref_weighted / ref_weighted_length;
-  n.f1 = (2 * n.precision * n.recall) / (n.precision + n.recall);
-  n.fmean = 1.0 / (((1.0 - alpha) / n.precision) + (alpha / n.recall));
-  double frag;
-  if (test_total == test_len && ref_total == ref_len && chunks == 1) {
-    frag = 0;
-  } else {
-    frag = chunks / ((test_word_matches + ref_word_matches) / 2);
-  }
-  n.frag_penalty = gamma * std::pow(frag, beta);
-  const double score = n.fmean * (1.0 - n.frag_penalty);
-  n.score = std::isnan(score) ? 0 : std::max(score, 0.0);
-  return n;
-}
-
 double Meteor15::score(std::span<const Stat> stats) const {
-  return compute_meteor15(stats, resources_->parameters, resources_->weights).score;
+  return meteor15::compute_numbers(stats, resources_->parameters, resources_->weights).score;
 }
 
 std::string Meteor15::signature() const {
@@ -799,15 +734,7 @@ std::string Meteor15::signature() const {
 }
 
 nlohmann::json Meteor15::details(std::span<const Stat> stats) const {
-  const auto n = compute_meteor15(stats, resources_->parameters, resources_->weights);
-  return {{"compat", "meteor15"},
-          {"aggregate", "system score from summed statistics (METEOR 1.5)"},
-          {"eval_id", eval_id()},
-          {"precision", n.precision},
-          {"recall", n.recall},
-          {"f1", n.f1},
-          {"fmean", n.fmean},
-          {"frag_penalty", n.frag_penalty}};
+  return meteor15::details(meteor15::compute_numbers(stats, resources_->parameters, resources_->weights), eval_id());
 }
 
 }  // namespace evalcli

@@ -1,6 +1,9 @@
 #pragma once
 // Pieces of the METEOR 1.5 port shared by its source files (not public API).
+#include <array>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,5 +32,22 @@ std::size_t java_length(std::u32string_view word);
 
 // java.util.StringTokenizer with its default delimiters " \t\n\r\f".
 std::vector<std::u32string> string_tokenizer_split(std::u32string_view line);
+
+// MeteorScorer.computeMetrics on (summed) statistics: parameters are alpha,
+// beta, gamma, delta; one weight per module.
+struct Numbers {
+  double precision = 0, recall = 0, f1 = 0, fmean = 0, frag_penalty = 0, score = 0;
+};
+Numbers compute_numbers(std::span<const double> stats, const std::array<double, 4>& parameters,
+                        const std::vector<double>& weights);
+
+// The report details of a METEOR 1.5 score (one layout for a run and a merge).
+nlohmann::json details(const Numbers& numbers, const std::string& eval_id);
+
+// Numbers in METEOR's eval id (Java's Double.toString), joined by '_'.
+std::string join_doubles(const std::vector<double>& values);
+
+// The names of the 23 statistics (test_len, ref_len, ..., ref_word_matches).
+std::vector<std::string> stat_names();
 
 }  // namespace evalcli::meteor15
