@@ -149,13 +149,17 @@ Dictionary::Node Dictionary::add_child(Subtree& tree, Node parent, char32_t c) {
   }
 }
 
-void Dictionary::set_frequency(Subtree& tree, Node node, std::uint64_t frequency) {
+inline void Dictionary::set_frequency(Subtree& tree, Node node, std::uint64_t frequency) {
   if (node == 0) {
     tree.frequency = frequency;
     return;
   }
   const std::size_t slot = tree.table + node - 1;
   Edge& edge = edges_[slot];
+  if (frequency < kBigFrequency && (edge >> kKeyBits) != kBigFrequency) {  // the usual case
+    edge = (edge & kKeyMask) | (frequency << kKeyBits);
+    return;
+  }
   if ((edge >> kKeyBits) == kBigFrequency) big_frequencies_.erase(slot);
   if (frequency >= kBigFrequency) big_frequencies_[slot] = frequency;
   edge = (edge & kKeyMask) | (std::min(frequency, kBigFrequency) << kKeyBits);
@@ -181,7 +185,7 @@ constexpr bool is_continuation(char byte) { return (static_cast<unsigned char>(b
 // One code point of `bytes` at `at`, validated as Python's UTF-8 decoder does
 // (no overlongs, surrogates or values above U+10FFFF): its length in bytes, or
 // 0 if the bytes there are not valid UTF-8.
-int decode_one(std::string_view bytes, std::size_t at, char32_t& c) {
+[[gnu::always_inline]] inline int decode_one(std::string_view bytes, std::size_t at, char32_t& c) {
   const auto byte = [&](std::size_t i) -> unsigned { return static_cast<unsigned char>(bytes[at + i]); };
   const auto continued = [&](std::size_t i) { return at + i < bytes.size() && is_continuation(bytes[at + i]); };
   const unsigned lead = byte(0);
@@ -224,28 +228,74 @@ struct Entry {
   std::uint64_t frequency = 0;
 };
 
-// The usual line, "word digits[ tag]" (`line`: without its LF, no ASCII
-// whitespace at either end, so strip() changes nothing): the word and its
-// frequency, or false for any other line (the general parser decides). The
-// word's own UTF-8 is checked while it is inserted.
-bool parse_plain_line(std::string_view line, Entry& entry) {
-  if (line.empty() || is_ascii_space(line.front()) || is_ascii_space(line.back())) return false;
-  const char* const first = line.data();
-  const char* const last = first + line.size();
-  const char* space = static_cast<const char*>(std::memchr(first, ' ', line.size()));
-  if (space == nullptr || space == first) return false;
-  const char* p = space + 1;
+// SWAR: a word with the high bit set in each byte of `x` equal to `byte`; the
+// lowest flagged byte is always a true match (borrows only flag bytes above one).
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+constexpr std::uint64_t match_byte(std::uint64_t x, unsigned char byte) {
+  x ^= kOnes * byte;
+  return (x - kOnes) & ~x & kHighs;
+}
+
+std::uint64_t load8(const char* p) {
+  std::uint64_t x = 0;
+  std::memcpy(&x, p, 8);
+  return x;  // little-endian: byte i in bits 8i..8i+7
+}
+
+// The first space or LF in [p, end), or end.
+const char* find_space_or_lf(const char* p, const char* end) {
+  for (; end - p >= 8; p += 8) {
+    const std::uint64_t x = load8(p);
+    if (const std::uint64_t m = match_byte(x, ' ') | match_byte(x, '\n'); m != 0) return p + std::countr_zero(m) / 8;
+  }
+  while (p < end && *p != ' ' && *p != '\n') ++p;
+  return p;
+}
+
+// The first LF in [p, end), or end; `ascii` cleared if a byte before it is not ASCII.
+const char* find_lf(const char* p, const char* end, bool& ascii) {
+  std::uint64_t high = 0;
+  for (; end - p >= 8; p += 8) {
+    const std::uint64_t x = load8(p);
+    if (const std::uint64_t m = match_byte(x, '\n'); m != 0) {
+      const int n = std::countr_zero(m) / 8;
+      high |= n == 0 ? 0 : x & (~std::uint64_t{0} >> (64 - 8 * n));
+      ascii = (high & kHighs) == 0;
+      return p + n;
+    }
+    high |= x;
+  }
+  for (; p < end && *p != '\n'; ++p) high |= static_cast<unsigned char>(*p);
+  ascii = (high & kHighs) == 0;
+  return p;
+}
+
+// The usual line, "word digits[ tag]" followed by LF or the end of the file,
+// with no ASCII whitespace at either end (so strip() changes nothing), read in
+// one pass from `p`: the word, its frequency and the line's end. False for any
+// other line (the general parser decides). The word's own UTF-8 is checked
+// while it is inserted.
+bool scan_plain_line(const char* p, const char* end, Entry& entry, const char*& line_end) {
+  const char* const first = p;
+  if (p == end || is_ascii_space(*p)) return false;
+  const char* const space = find_space_or_lf(p, end);
+  if (space == end || *space != ' ') return false;
+  p = space + 1;
   std::uint64_t value = 0;
-  while (p < last && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + static_cast<unsigned>(*p++ - '0');
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + static_cast<unsigned>(*p++ - '0');
   if (p == space + 1 || p - (space + 1) > 18) return false;  // 18 digits cannot overflow
-  if (p < last) {  // the tag: ignored by jieba, but the line must be UTF-8
-    if (*p != ' ') return false;
+  if (p < end && *p == ' ') {  // the tag: ignored by jieba, but the line must be UTF-8
+    const char* const tag = p;
     bool ascii = true;
-    for (const char* t = p; t < last; ++t) ascii &= static_cast<unsigned char>(*t) < 0x80;
-    if (!ascii && !is_valid_utf8(std::string_view(p, static_cast<std::size_t>(last - p)))) return false;
+    p = find_lf(p, end, ascii);
+    if (is_ascii_space(p[-1])) return false;
+    if (!ascii && !is_valid_utf8(std::string_view(tag, static_cast<std::size_t>(p - tag)))) return false;
+  } else if (p < end && *p != '\n') {
+    return false;
   }
   entry.word = std::string_view(first, static_cast<std::size_t>(space - first));
   entry.frequency = value;
+  line_end = p;
   return true;
 }
 
@@ -323,24 +373,24 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
     std::size_t new_nodes = 0;
     bool bad_line = false;
     while (at < bytes.size()) {
-      const void* lf = std::memchr(bytes.data() + at, '\n', bytes.size() - at);
-      const std::size_t line_end =
-          lf == nullptr ? bytes.size() : static_cast<std::size_t>(static_cast<const char*>(lf) - bytes.data());
-      const std::string_view line = bytes.substr(at, line_end - at);
       Entry entry;
-      if (!parse_plain_line(line, entry) && !parse_general_line(line, entry)) {
-        bad_line = true;  // reported once the lines before it are in (their errors come first)
-        break;
+      const char* line_end = nullptr;
+      if (!scan_plain_line(bytes.data() + at, bytes.data() + bytes.size(), entry, line_end)) {
+        const void* lf = std::memchr(bytes.data() + at, '\n', bytes.size() - at);
+        line_end = lf == nullptr ? bytes.data() + bytes.size() : static_cast<const char*>(lf);
+        if (!parse_general_line(std::string_view(bytes.data() + at, static_cast<std::size_t>(line_end - (bytes.data() + at))), entry)) {
+          bad_line = true;  // reported once the lines before it are in (their errors come first)
+          break;
+        }
       }
-      const std::string_view word_lead = entry.word.substr(0, sequence_length(entry.word[0]));
-      if (group.empty()) {
-        lead = word_lead;
-      } else if (word_lead != lead) {
-        break;
-      }
-      at = line_end + 1;
-      ++line_number;
       std::size_t shared = common_prefix(entry.word, previous);
+      if (group.empty()) {
+        lead = entry.word.substr(0, sequence_length(entry.word[0]));
+      } else if (shared < lead.size()) {  // another first character: the next group
+        break;
+      }
+      at = static_cast<std::size_t>(line_end - bytes.data()) + 1;
+      ++line_number;
       while (shared > 0 && shared < previous.size() && is_continuation(previous[shared])) --shared;
       new_nodes += count_characters(entry.word.substr(std::max(shared, lead.size())));
       group.push_back({entry.word, entry.frequency, shared, line_number});

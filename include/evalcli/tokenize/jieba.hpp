@@ -53,6 +53,7 @@ class ZeroedArray {
   std::uint64_t* data() { return data_; }
   const std::uint64_t* data() const { return data_; }
   std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
   std::uint64_t& operator[](std::size_t i) { return data_[i]; }
   // Room for `capacity` words without moving.
   void reserve(std::size_t capacity);
