@@ -1,7 +1,8 @@
 // `evalcli check --baseline FILE -r REF -i HYP`: a CI regression gate. Re-scores
 // with the metric recorded in the baseline (a JSON report or a --stats-out
-// shard) and exits 5 when the score dropped by more than --max-drop or, with
-// --significance, significantly (paired bootstrap against the shard's rows).
+// shard), or reads the new scores from `--current FILE` (what CIDEr, PPL and
+// METEOR 1.5 need), and exits 5 when the score dropped by more than --max-drop
+// or, with --significance, significantly (paired bootstrap over the shards' rows).
 #include <fmt/format.h>
 
 #include <ostream>
@@ -22,6 +23,7 @@ namespace {
 struct CheckOptions {
   InputOptions input;
   std::string baseline;
+  std::string current;  // a report or shard of the new output, instead of -r/-i
   std::optional<double> max_drop;
   std::optional<double> significance;
   int samples = 1000;
@@ -29,14 +31,17 @@ struct CheckOptions {
   int width = 2;
 };
 
-struct BaselineSystem {
+// One system's score as its command printed it, from a file or a re-scoring.
+struct ScoredSystem {
+  std::string name;
   double score = 0;
-  std::vector<StatRow> rows;  // only from a shard
+  std::vector<StatRow> rows;  // per segment: only from a shard or a re-scoring
 };
 
-struct Baseline {
+// A baseline, or the current results: the metric and each system's score.
+struct Scores {
   std::string metric, signature;
-  std::vector<BaselineSystem> systems;
+  std::vector<ScoredSystem> systems;
   bool has_rows = false;
 };
 
@@ -59,14 +64,16 @@ std::string without_resampling_fields(const std::string& signature) {
   return out;
 }
 
-Baseline read_baseline(const std::string& path) {
+// Reads a JSON report (--json-out) or a --stats-out shard; `role` ("baseline",
+// "current") names it in errors.
+Scores read_scores(const std::string& path, const std::string& role) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(io::read_whole_file(path));
   } catch (const nlohmann::json::parse_error& e) {
-    throw input_error(fmt::format("{}: baseline is not JSON ({})", path, e.what()));
+    throw input_error(fmt::format("{}: {} is not JSON ({})", path, role, e.what()));
   }
-  Baseline baseline;
+  Scores baseline;
   const nlohmann::json& first = doc.is_array() && !doc.empty() ? doc[0] : doc;
   const std::string schema = stats::json_schema(first);
   if (schema == stats::kShardSchema) {
@@ -77,18 +84,19 @@ Baseline read_baseline(const std::string& path) {
     baseline.has_rows = true;
     const auto presentation = presentation_for(*metric, OutputOptions{});
     for (const auto& system : shard.systems) {
-      baseline.systems.push_back({corpus_score(*metric, presentation.get(), system), system.rows});
+      baseline.systems.push_back({system.system, corpus_score(*metric, presentation.get(), system), system.rows});
     }
     return baseline;
   }
   if (schema != "evalcli-report/1") {
-    throw input_error(fmt::format("{}: baseline must be an evalcli JSON report (--json-out) or a --stats-out shard", path));
+    throw input_error(
+        fmt::format("{}: {} must be an evalcli JSON report (--json-out) or a --stats-out shard", path, role));
   }
   for (const auto& report : doc.is_array() ? doc : nlohmann::json::array({doc})) {
     try {
       baseline.metric = report.at("name").get<std::string>();
       baseline.signature = report.at("signature").get<std::string>();
-      baseline.systems.push_back({report.at("score").get<double>(), {}});
+      baseline.systems.push_back({report.value("system", std::string()), report.at("score").get<double>(), {}});
     } catch (const nlohmann::json::exception& e) {
       throw input_error(fmt::format("{}: bad report: {}", path, e.what()));
     }
@@ -96,62 +104,79 @@ Baseline read_baseline(const std::string& path) {
   return baseline;
 }
 
-void run_check(const CheckOptions& o, Streams& io) {
-  const Baseline baseline = read_baseline(o.baseline);
-  // Both score items with data that -r/-i cannot carry (a language model; CIDEr's
-  // document frequencies over all references).
-  if (baseline.metric == "PPL" || baseline.metric.starts_with("CIDEr")) {
-    throw usage_error(fmt::format("{}: check re-scores -r/-i input, which {} cannot be scored from; use `evalcli {} "
-                                  "... --stats-out` and compare the reports",
-                                  o.baseline, baseline.metric, baseline.metric == "PPL" ? "ppl" : "cider"));
-  }
-  if (baseline.signature.find("|meteor:cmu-") != std::string::npos) {
-    throw usage_error(fmt::format("{}: check cannot re-score METEOR 1.5 (its resources folder is not in the "
-                                  "signature); use `evalcli meteor --compat meteor15 ... --stats-out` and compare",
-                                  o.baseline));
+// Re-scores -r/-i with the baseline's metric, rebuilt from its signature.
+Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
+  // These score items with data that -r/-i cannot carry (a language model; CIDEr's
+  // document frequencies over all references; METEOR 1.5's resources folder).
+  const bool meteor15 = baseline.signature.find("|meteor:cmu-") != std::string::npos;
+  if (baseline.metric == "PPL" || baseline.metric.starts_with("CIDEr") || meteor15) {
+    const std::string command = baseline.metric == "PPL" ? "ppl" : meteor15 ? "meteor" : "cider";
+    throw usage_error(fmt::format("{}: check cannot re-score {} from -r/-i; run `evalcli {} ... --stats-out NEW` "
+                                  "and give it as --current NEW",
+                                  o.baseline, baseline.metric, command));
   }
   const auto metric = metric_from_signature(baseline.metric, baseline.signature);
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
-  const std::size_t nrefs = count_refs(o.input);
-  const std::string current = metric_signature(*metric, nrefs);
-  const std::string expected = without_resampling_fields(baseline.signature);
-  if (current != expected) {
-    throw usage_error(fmt::format("{}: signatures differ in {}: the scores are not comparable", o.baseline,
-                                  stats::signature_difference(expected, current)));
-  }
-  if (o.significance && !baseline.has_rows) {
-    throw usage_error(fmt::format("{}: --significance needs a baseline written with --stats-out (segment statistics)",
-                                  o.baseline));
-  }
   const auto presentation = presentation_for(*metric, OutputOptions{});
-  const auto results = compute_corpus_stats({metric.get()}, spec, o.significance.has_value() || presentation != nullptr);
-  const auto& systems = results[0];
-  if (systems.size() != baseline.systems.size()) {
-    throw usage_error(fmt::format("{} has {} system(s) but {} were given", o.baseline, baseline.systems.size(),
-                                  systems.size()));
+  const bool keep_rows = o.significance.has_value() || presentation != nullptr;
+  Scores current{baseline.metric, metric_signature(*metric, count_refs(o.input)), {}, keep_rows};
+  auto results = compute_corpus_stats({metric.get()}, spec, keep_rows);  // [metric][system]
+  for (auto& system : results[0]) {
+    const double score = corpus_score(*metric, presentation.get(), system);
+    current.systems.push_back({system.system, score, std::move(system.rows)});
   }
-  const bool higher = higher_is_better(metric->name());
+  return current;
+}
+
+// The new results: a --current file, or -r/-i re-scored.
+Scores current_scores(const Scores& baseline, const CheckOptions& o, Streams& io) {
+  if (o.current.empty()) return rescore(baseline, o, io);
+  if (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty()) {
+    throw usage_error("--current and -r/-i cannot be combined: --current already holds the new scores");
+  }
+  return read_scores(o.current, "current");
+}
+
+void run_check(const CheckOptions& o, Streams& io) {
+  const Scores baseline = read_scores(o.baseline, "baseline");
+  const Scores current = current_scores(baseline, o, io);
+  const std::string expected = without_resampling_fields(baseline.signature);
+  const std::string got = without_resampling_fields(current.signature);
+  if (current.metric != baseline.metric || got != expected) {
+    throw usage_error(fmt::format("{}: signatures differ in {}: the scores are not comparable", o.baseline,
+                                  stats::signature_difference(expected, got)));
+  }
+  if (o.significance && !(baseline.has_rows && current.has_rows)) {
+    throw usage_error(fmt::format("--significance needs segment statistics: a baseline{} written with --stats-out",
+                                  o.current.empty() ? "" : " and --current"));
+  }
+  if (current.systems.size() != baseline.systems.size()) {
+    throw usage_error(fmt::format("{} has {} system(s) but {} were given", o.baseline, baseline.systems.size(),
+                                  current.systems.size()));
+  }
+  const auto metric = metric_from_signature(baseline.metric, baseline.signature);  // for significance tests
+  const bool higher = higher_is_better(baseline.metric);
   const double allowed = o.max_drop.value_or(o.significance ? std::numeric_limits<double>::infinity() : 0.0);
   std::vector<std::string> failures;
-  for (std::size_t s = 0; s < systems.size(); ++s) {
-    const double before = baseline.systems[s].score;
-    const double now = corpus_score(*metric, presentation.get(), systems[s]);
-    const double drop = higher ? before - now : now - before;
-    std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", metric->name(), systems[s].system,
-                                      format_fixed(before, o.width), format_fixed(now, o.width), now - before, o.width);
+  for (std::size_t s = 0; s < current.systems.size(); ++s) {
+    const ScoredSystem& before = baseline.systems[s];
+    const ScoredSystem& now = current.systems[s];
+    const double drop = higher ? before.score - now.score : now.score - before.score;
+    std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", baseline.metric, now.name,
+                                      format_fixed(before.score, o.width), format_fixed(now.score, o.width),
+                                      now.score - before.score, o.width);
     bool failed = drop > allowed;
     if (failed) verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, o.width), format_fixed(allowed, o.width));
     if (o.significance) {
-      if (baseline.systems[s].rows.size() != systems[s].rows.size()) {
-        throw input_error(fmt::format("{}: baseline has {} segments, the input {}", o.baseline,
-                                      baseline.systems[s].rows.size(), systems[s].rows.size()));
+      if (before.rows.size() != now.rows.size()) {
+        throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
+                                      before.rows.size(), now.rows.size()));
       }
       stats::PairedTestOptions test;
       test.samples = static_cast<std::size_t>(o.samples);
       test.seed = stats::resolve_seed(o.seed);
       const std::vector<std::vector<stats::StatMatrix>> matrices = {
-          {stats::StatMatrix(baseline.systems[s].rows, metric->num_stats()),
-           stats::StatMatrix(systems[s].rows, metric->num_stats())}};
+          {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
       const double p = *stats::run_paired_tests({metric.get()}, matrices, test)[0][1].p_value;
       const bool significant_drop = drop > 0 && p <= *o.significance;
       verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
@@ -175,6 +200,8 @@ void add_check_command(CLI::App& app, Streams& io) {
   add_input_options(cmd, o->input);
   cmd->add_option("--baseline", o->baseline, "JSON report (--json-out) or statistics shard (--stats-out)")
       ->required();
+  cmd->add_option("--current", o->current,
+                  "the new output's report or --stats-out shard (any metric, e.g. cider, ppl), instead of -r/-i");
   cmd->add_option("--max-drop", o->max_drop, "largest allowed worsening in score points (default 0, or none with --significance)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--significance", o->significance, "fail when significantly worse at this p-value (needs a shard)")

@@ -368,6 +368,8 @@ TEST_CASE("check: bad baselines and inputs", "[bad_input]") {
   expect_plain_error(check(not_json.path()), 3, "baseline is not JSON");
   expect_plain_error(check(schema_number.path()), 3, "baseline must be an evalcli JSON report");
   expect_plain_error(check(bad_signature.path()), 2, "signature");
+  expect_plain_error(check(baseline.path(), {"--current", not_json.path()}), 3, "current is not JSON");
+  expect_plain_error(check(baseline.path(), {"--current", "/nonexistent/new.json"}), 3, "no such file");
   expect_plain_error(check(baseline.path(), {"-r", ref.path(), "-i", bad_utf8.path()}), 3, ":2:byte 3: invalid UTF-8");
   expect_plain_error(check(baseline.path(), {"-r", ref.path(), "-i", short_hyp.path()}), 3, "line counts differ");
   expect_plain_error(check(baseline.path(), {"-r", ref.path(), "-i", hyp.path(), "--max-drop", "-1"}), 2,

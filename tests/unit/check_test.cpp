@@ -1,0 +1,72 @@
+// `evalcli check --current`: the regression gate for metrics that -r/-i cannot
+// re-score (CIDEr's corpus document frequencies, a language model, METEOR 1.5's
+// resources): the new run's report or shard is compared with the baseline.
+#include <catch2/catch.hpp>
+
+#include "support/test_support.hpp"
+
+using evalcli::test::CliResult;
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+const char* kRefs = "a man rides a horse on the beach\ntwo dogs play in the snow\na child eats an apple\n";
+const char* kGood = "a man rides a horse on a beach\ntwo dogs play in snow\na child eats an apple\n";
+const char* kWorse = "a horse\ndogs\nsomeone eats food\n";
+
+// A small bigram model: "a b" is likely, "c" rare.
+const char* kArpa =
+    "\\data\\\nngram 1=5\nngram 2=3\n\n\\1-grams:\n-1.0\t<unk>\n-99\t<s>\t-0.5\n-0.7\t</s>\n-0.5\ta\t-0.3\n"
+    "-0.6\tb\t-0.2\n\n\\2-grams:\n-0.1\t<s> a\n-0.1\ta b\n-0.2\tb </s>\n\n\\end\\\n";
+
+}  // namespace
+
+TEST_CASE("check --current compares CIDEr runs, refuses re-scoring them from -r/-i", "[stats][check]") {
+  const TempFile refs(kRefs), good(kGood), worse(kWorse);
+  const TempFile base("", ".json"), same("", ".json"), dropped("", ".json"), report("", ".json");
+  auto cider = [&](const TempFile& hyp, const TempFile& out) {
+    return run_cli({"cider", "-r", refs.path(), "-i", hyp.path(), "--stats-out", out.path()}).exit_code;
+  };
+  REQUIRE(cider(good, base) == 0);
+  REQUIRE(cider(good, same) == 0);
+  REQUIRE(cider(worse, dropped) == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", same.path()}).exit_code == 0);
+  const CliResult drop = run_cli({"check", "--baseline", base.path(), "--current", dropped.path()});
+  CHECK(drop.exit_code == 5);
+  CHECK(drop.out.find("FAIL CIDEr") != std::string::npos);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", dropped.path(), "--max-drop", "100"}).exit_code == 0);
+  // Both shards hold segment rows: a paired test can run.
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", dropped.path(), "--significance", "0.05",
+                 "--paired-bs-n", "50"})
+            .exit_code != 2);
+  // A report (no rows) as --current: the score comparison works, significance does not.
+  REQUIRE(run_cli({"cider", "-r", refs.path(), "-i", good.path(), "--json-out", report.path()}).exit_code == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", report.path()}).exit_code == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", report.path(), "--significance", "0.05"})
+            .exit_code == 2);
+
+  const CliResult rescore = run_cli({"check", "--baseline", base.path(), "-r", refs.path(), "-i", good.path()});
+  CHECK(rescore.exit_code == 2);
+  CHECK(rescore.err.find("--current") != std::string::npos);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", same.path(), "-i", good.path()}).exit_code == 2);
+
+  // Another variant is another metric setting: not comparable.
+  const TempFile other("", ".json");
+  REQUIRE(run_cli({"cider", "--variant", "cider", "-r", refs.path(), "-i", good.path(), "--stats-out", other.path()})
+              .exit_code == 0);
+  const CliResult refused = run_cli({"check", "--baseline", base.path(), "--current", other.path()});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("not comparable") != std::string::npos);
+}
+
+TEST_CASE("check --current: a higher perplexity is the drop", "[stats][check][ppl]") {
+  const TempFile model(kArpa, ".arpa"), likely("a b\na b\n"), unlikely("b a a\nb b\n");
+  const TempFile base("", ".json"), worse("", ".json");
+  REQUIRE(run_cli({"ppl", "--lm", model.path(), "-i", likely.path(), "--stats-out", base.path()}).exit_code == 0);
+  REQUIRE(run_cli({"ppl", "--lm", model.path(), "-i", unlikely.path(), "--stats-out", worse.path()}).exit_code == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", base.path()}).exit_code == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", worse.path()}).exit_code == 5);
+  // The other way round perplexity went down: an improvement.
+  CHECK(run_cli({"check", "--baseline", worse.path(), "--current", base.path()}).exit_code == 0);
+}
