@@ -100,9 +100,9 @@ Dictionary::Subtree& Dictionary::add_subtree(char32_t c) {
 void Dictionary::reserve(Subtree& tree, std::size_t new_nodes) {
   const std::size_t nodes = tree.used + new_nodes;
   if (tree.table != 0 && nodes * 3 <= std::size_t{tree.size} * 2 && nodes < tree.size) return;
-  const std::size_t size = std::max(nodes * 3 / 2 + 1, tree.used == 0 ? 0 : std::size_t{tree.size} * 2);
+  const std::size_t size = std::bit_ceil(std::max(nodes * 3 / 2 + 1, tree.used == 0 ? 0 : std::size_t{tree.size} * 2));
   if (size > kMaxSlots || edges_.size() + size > 0xFFFFFFFFu) {
-    throw Error(ExitCode::input_data, "jieba dictionary: more than 2 million prefixes share a first character");
+    throw Error(ExitCode::input_data, "jieba dictionary: more than a million prefixes share a first character");
   }
   std::vector<Edge> old;
   if (tree.used > 0) old.assign(edges_.data() + tree.table, edges_.data() + tree.table + tree.size);
@@ -119,7 +119,7 @@ void Dictionary::reserve(Subtree& tree, std::size_t new_nodes) {
     const Node parent = self(self, static_cast<Node>((edge & kKeyMask) >> kCharBits));
     const std::uint64_t key = (std::uint64_t{parent} << kCharBits) | (edge & ((std::uint64_t{1} << kCharBits) - 1));
     std::uint32_t slot = hash(key, tree.size);
-    while (edges_[tree.table + slot] != 0) slot = slot + 1 == tree.size ? 0 : slot + 1;
+    while (edges_[tree.table + slot] != 0) slot = (slot + 1) & (tree.size - 1);
     edges_[tree.table + slot] = key | (edge & ~kKeyMask);
     if ((edge >> kKeyBits) == kBigFrequency) {
       const auto big = big_frequencies_.extract(old_table + node - 1);
@@ -145,7 +145,7 @@ Dictionary::Node Dictionary::add_child(Subtree& tree, Node parent, char32_t c) {
       return slot + 1;
     }
     if ((table[slot] & kKeyMask) == key) return slot + 1;
-    if (++slot == tree.size) slot = 0;
+    slot = (slot + 1) & (tree.size - 1);
   }
 }
 
@@ -355,7 +355,7 @@ struct GroupLine {
 Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   Dictionary dictionary;
   dictionary.pages_.resize(kPages);
-  dictionary.edges_.reserve(bytes.size() / 6 + 16);  // dict.txt: 5.0 MB, 0.73 M slots
+  dictionary.edges_.reserve(bytes.size() / 4 + 16);  // dict.txt: 5.1 MB, 1.06 M slots
   dictionary.edges_.grow(1);
   const auto invalid = [&](std::size_t line_number) {
     return Error(ExitCode::input_data,

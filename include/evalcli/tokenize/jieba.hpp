@@ -100,7 +100,7 @@ class Dictionary {
   struct Subtree {
     std::uint64_t frequency = 0;  // FREQ[c]
     std::uint32_t table = 0;      // first slot in edges_; 0 = no word starts with c
-    std::uint32_t size = 0;       // slots (always more than the nodes in it)
+    std::uint32_t size = 0;       // slots: a power of two, always more than the nodes in it
     std::uint32_t used = 0;       // nodes (other than c itself)
   };
   // A node within a subtree: 0 is the first character, n > 0 the node in slot n - 1.
@@ -127,7 +127,7 @@ class Dictionary {
         return slot + 1;
       }
       if (edge == 0) return kNoNode;
-      if (++slot == tree.size) slot = 0;
+      slot = (slot + 1) & (tree.size - 1);
     }
   }
   // FREQ.get(word) or 0 when `word` is absent.
@@ -148,9 +148,10 @@ class Dictionary {
   static std::uint64_t edge_key(Node parent, char32_t c) {
     return (std::uint64_t{parent} << kCharBits) | (std::uint64_t{c} + 1);
   }
-  // Fibonacci hashing mapped onto [0, size) by multiply-shift (sizes need not be powers of two).
+  // Fibonacci hashing onto a power-of-two table (a mask is shorter on the
+  // dependency chain of a walk than a range reduction by multiplication).
   static std::uint32_t hash(std::uint64_t key, std::uint32_t size) {
-    return static_cast<std::uint32_t>(((key * 0x9E3779B97F4A7C15ULL) >> 32) * size >> 32);
+    return static_cast<std::uint32_t>((key * 0x9E3779B97F4A7C15ULL) >> 32) & (size - 1);
   }
   std::uint64_t big_frequency(std::size_t slot) const;
 
