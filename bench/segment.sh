@@ -43,6 +43,8 @@ cpu() {  # cpu OUT RUNS COMMAND... -> user+sys seconds per run (averaged: time(1
 }
 
 /usr/bin/python3 "$work/jieba_cut.py" "$work/refA.zh" on > /dev/null  # builds jieba's cache
+# The machine is shared: CPU times vary with its load, so say what it was.
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 for input in refA.zh corpus20k.zh; do
   for hmm in on off; do
     ours=$(cpu "$work/ours" 10 "$evalcli" tokenize -tok zh-jieba --jieba-hmm "$hmm" -i "$work/$input")
