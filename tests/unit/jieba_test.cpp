@@ -1,6 +1,7 @@
 // zh-jieba against jieba 0.42.1 (python3-jieba) on small hand-checked cases;
 // the expected strings are jieba.cut's output, whitespace tokens dropped.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -133,6 +134,47 @@ TEST_CASE("zh-jieba: dictionary lines off the fast path", "[tokenizer][jieba]") 
       CHECK_THAT(e.what(), Catch::Contains("x" + line));
     }
   }
+}
+
+TEST_CASE("zh-jieba: a first character that comes back, and large frequencies", "[tokenizer][jieba]") {
+  using evalcli::jieba::Dictionary;
+  // 'a' gets a small table from its first group; its second group adds 200
+  // nodes, so the table is moved and every node renumbered (parents first).
+  // Frequencies of 2^21 - 1 and more are kept apart from the slots, also
+  // across that move; a later duplicate may swap a large one for a small one.
+  std::string text = "a 3000000\nab 2097151\nabc 5000000\nabd 9\nb 1\n";
+  std::uint64_t total = 3000000 + 2097151 + 5000000 + 9 + 1;
+  for (char32_t i = 0; i < 100; ++i) {
+    text += 'a';
+    evalcli::utf8::append(text, U'\u4E00' + i);
+    text += fmt::format("c {}\n", i + 1);
+    total += i + 1;
+  }
+  text += "ab 7\nb 2\na\u4E00c 4000000\n";
+  total += 7 + 2 + 4000000;
+  const auto dictionary = Dictionary::parse(text, "x");
+  CHECK(dictionary.total() == total);
+  CHECK(dictionary.size() == 5 + 200);  // a, b, ab, abc, abd, and a一 a一c ... a亣 a亣c
+  CHECK(dictionary.lookup(U"a") == 3000000);
+  CHECK(dictionary.lookup(U"ab") == 7);
+  CHECK(dictionary.lookup(U"abc") == 5000000);
+  CHECK(dictionary.lookup(U"abd") == 9);
+  CHECK(dictionary.lookup(U"b") == 2);
+  CHECK(dictionary.lookup(U"a\u4E00c") == 4000000);
+  CHECK(dictionary.lookup(U"a\u4E00") == 0);
+  for (char32_t i = 1; i < 100; ++i) {
+    const std::u32string word = std::u32string(U"a") + static_cast<char32_t>(U'\u4E00' + i) + U"c";
+    CHECK(dictionary.lookup(word) == i + 1);
+  }
+  CHECK(dictionary.lookup(U"ac") == 0);
+  CHECK(dictionary.lookup(U"a\u4E00cc") == 0);
+  // The large frequency of a word that keeps it, through the move.
+  const auto kept = Dictionary::parse("abc 2097151\nb 1\nac 1\nad 1\nae 1\naf 1\n", "x");
+  CHECK(kept.lookup(U"abc") == 2097151);
+  CHECK(kept.lookup(U"ab") == 0);
+  CHECK(kept.lookup(U"a") == 0);
+  CHECK(kept.lookup(U"af") == 1);
+  CHECK(kept.size() == 8);
 }
 
 TEST_CASE("zh-jieba: ids and signature fields", "[tokenizer][jieba]") {
