@@ -4,6 +4,8 @@
 
 #include <iostream>
 #include <map>
+#include <string_view>
+#include <utility>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
@@ -34,6 +36,25 @@ void print_error(std::ostream& err, const std::string& message, const std::strin
   if (!hint.empty()) err << hint << '\n';
 }
 
+using AddCommand = void (*)(CLI::App&, Streams&);
+
+// In help order. Each command's options, validators and callbacks cost heap and code pages at start.
+constexpr std::pair<std::string_view, AddCommand> subcommands[] = {
+    {"bleu", add_bleu_command},         {"chrf", add_chrf_command},   {"ter", add_ter_command},
+    {"rouge", add_rouge_command},       {"meteor", add_meteor_command}, {"cider", add_cider_command},
+    {"ppl", add_ppl_command},           {"tokenize", add_tokenize_command},
+    {"sacrebleu", add_sacrebleu_command}, {"merge", add_merge_command}, {"check", add_check_command},
+};
+
+// `evalcli NAME ...` builds only NAME's subcommand (evalcli ppl's memory target counts every page the
+// process touches); anything else (--help, --version, a typo) builds all of them for help and errors.
+void add_subcommands(CLI::App& app, Streams& io, std::string_view first_arg) {
+  for (const auto& [name, add] : subcommands) {
+    if (name == first_arg) return add(app, io);
+  }
+  for (const auto& [name, add] : subcommands) add(app, io);
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& raw_args, Streams io) {
@@ -42,17 +63,7 @@ int run(const std::vector<std::string>& raw_args, Streams io) {
   app.set_version_flag("-V,--version", std::string("evalcli ") + evalcli_version());
   app.require_subcommand(1);
   app.fallthrough(false);
-  add_bleu_command(app, io);
-  add_chrf_command(app, io);
-  add_ter_command(app, io);
-  add_rouge_command(app, io);
-  add_meteor_command(app, io);
-  add_cider_command(app, io);
-  add_ppl_command(app, io);
-  add_tokenize_command(app, io);
-  add_sacrebleu_command(app, io);
-  add_merge_command(app, io);
-  add_check_command(app, io);
+  add_subcommands(app, io, raw_args.empty() ? std::string_view{} : std::string_view{raw_args.front()});
 
   std::vector<std::string> args = expand_single_dash_aliases(raw_args);
   std::reverse(args.begin(), args.end());  // CLI11 takes arguments in reverse order

@@ -83,7 +83,7 @@ class TextInput {
     } else {
       source_ = io::open_decompressed(stdin_stream, name_);
     }
-    lines_ = std::make_unique<io::LineSplitter>(*source_, std::size_t{1} << 18, io::max_line_bytes(), name_);
+    lines_ = std::make_unique<io::LineSplitter>(*source_, ppl::kReadBlock, io::max_line_bytes(), name_);
   }
   // Next line (valid until the next call); `terminated` is false for a final line without '\n'.
   bool next(std::string_view& line, bool& terminated) { return lines_->next(line, &terminated); }

@@ -4,6 +4,7 @@
 // Both reduce every line/document to additive statistics (PplStats,
 // LogprobStats); the reported numbers are computed from summed statistics.
 // Semantics: docs/ppl.md and the shared spec (specs/ppl.md).
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -19,6 +20,9 @@ namespace evalcli::ppl {
 using WordId = std::uint32_t;
 constexpr WordId kUnknownWord = 0;  // <unk>, and every out-of-vocabulary token
 constexpr int kMaxOrder = 32;       // highest n-gram order evalcli loads
+// Read block for the model and the text (buffers grow for longer lines). 64 KiB, not more: the
+// block is paged in whole, and peak memory on a small model is a target (loads no slower than 256 KiB).
+constexpr std::size_t kReadBlock = std::size_t{1} << 16;
 
 // ---------------------------------------------------------------------------
 // The ARPA back-off model.

@@ -666,7 +666,7 @@ NgramModel::~NgramModel() = default;
 
 std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostream* warnings, bool identify) {
   Md5Source source(io::open_decompressed_file(path), identify);
-  io::LineSplitter lines(source, std::size_t{1} << 18);
+  io::LineSplitter lines(source, kReadBlock);
   std::unique_ptr<NgramModel> model(new NgramModel());
   Impl& impl = *model->impl_;
   // An entry line has at least 4 bytes ("0\tw\n"); compressed files are
