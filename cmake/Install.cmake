@@ -33,8 +33,9 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
-# Depends: computed by dpkg-shlibdeps from the libraries evalcli links (ICU,
-# fmt, MeCab, libstdc++ ...), so it follows whatever the build uses.
+# Depends: computed by dpkg-shlibdeps from the shared libraries evalcli links
+# (fmt, libstdc++ ...; ICU and MeCab too with EVALCLI_STATIC_TEXT_LIBS=OFF),
+# so it follows whatever the build uses.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Data files that some subcommands load at run time (exit 4 names them when
 # missing). Metrics that need more append to this list before include(Install).

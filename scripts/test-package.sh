@@ -41,7 +41,10 @@ echo "install layout: ok"
 deb=$(ls -t "$build"/evalcli_*.deb | head -1)
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "$(basename "$deb"): Depends: $depends"
-for lib in libicu libfmt libmecab libstdc++; do
+runtime_libs="libfmt libstdc++"
+# ICU and MeCab are in the binary unless configured with -DEVALCLI_STATIC_TEXT_LIBS=OFF (CMakeLists.txt).
+grep -q '^EVALCLI_STATIC_TEXT_LIBS:BOOL=OFF' "$build/CMakeCache.txt" && runtime_libs+=" libicu libmecab"
+for lib in $runtime_libs; do
   [[ $depends == *$lib* ]] || fail "Depends lacks $lib"
 done
 deb_listing=$(dpkg-deb -c "$deb")
