@@ -30,9 +30,14 @@ std::string shortest(T value) {
     }
     return out;
   }
-  out += digits.substr(0, 1);
-  if (digits.size() > 1) out += "." + digits.substr(1);
-  out += "e" + std::to_string(exponent);
+  // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, a false positive) on "." + substr here.
+  out += digits.front();
+  if (digits.size() > 1) {
+    out += '.';
+    out.append(digits, 1);
+  }
+  out += 'e';
+  out += std::to_string(exponent);
   return out;
 }
 
