@@ -11,13 +11,9 @@
 #                       md5 a7517179b16ef4c0dd689f7f7495b07c), rebuilt with
 #                       zcat train/train.en.tok.gz | lmplz -o 5 -S 2G -T /tmp > en.o5.arpa
 #   RUNS                runs per configuration, median by CPU time (default 5)
-# Times are CPU (user+sys) from /usr/bin/time; on a shared machine wall time is meaningless.
-# Rows per model:
-#   load          query -v summary MODEL.arpa < /dev/null  vs  evalcli ppl --lm MODEL.arpa --kenlm-output -v summary
-#   load+md5      the same evalcli load in its default report mode (MD5 of the model for the signature)
-#   query         throughput over speed.en.tok (974,703 tokens): CPU(with text) - CPU(load only);
-#                 KenLM probing binary (build_binary probing) vs evalcli on the ARPA
-#   peak RSS      of the whole query run: evalcli (ARPA) vs KenLM on the ARPA and on the probing binary
+# Times are CPU (user+sys) from bash's `time` (1 ms resolution; /usr/bin/time prints 10 ms, too coarse for
+# runs of 0.05 s; the CPU of /usr/bin/time itself, well under 1 ms, is in both tools' times), peak RSS from
+# /usr/bin/time's %M, the same for both tools; on a shared machine wall time is meaningless.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EVALCLI=${1:?usage: bench/ppl.sh EVALCLI KENLM_QUERY KENLM_BUILD_BINARY [FULL_ARPA] [RUNS]}
@@ -36,12 +32,12 @@ zcat "$LM/arpa/en.o5.prune.arpa.gz" > "$TMP/en.o5.prune.arpa"
 
 # measure INPUT CMD...: one warm-up, then RUNS runs -> "cpu_seconds rss_kb" (medians)
 measure() {
-  local input=$1
+  local input=$1 TIMEFORMAT='%3U %3S'
   shift
   "$@" < "$input" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%U %S %M" -o "$TMP/t" "$@" < "$input" > /dev/null 2>/dev/null
-    awk '{printf "%.3f %d\n", $1 + $2, $3}' "$TMP/t"
+    { time /usr/bin/time -f "%M" -o "$TMP/rss" "$@" < "$input" > /dev/null 2>/dev/null; } 2> "$TMP/cpu"
+    echo "$(awk '{printf "%.3f", $1 + $2}' "$TMP/cpu") $(cat "$TMP/rss")"
   done > "$TMP/rows"
   local cpu rss
   cpu=$(sort -n -k1,1 "$TMP/rows" | awk -v n="$RUNS" 'NR == int((n + 1) / 2) {print $1}')
