@@ -152,7 +152,6 @@ class PtbLexer {
   std::u32string_view s_;
   std::size_t line_end_;
   Match best_;
-  std::size_t pos_ = 0;
 
   char32_t at(std::size_t i) const { return i < s_.size() ? s_[i] : kEnd; }
 
