@@ -8,6 +8,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/registry.hpp"
 #include "evalcli/stats/shard.hpp"
+#include "evalcli/stats/summation.hpp"
 
 namespace evalcli::cli {
 namespace {
@@ -20,7 +21,7 @@ struct MergeOptions {
 void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
   std::vector<stats::Shard> shards;
   for (const auto& path : options.shards) shards.push_back(stats::read_shard(path));
-  const stats::Shard merged = stats::merge_shards(shards);
+  stats::Shard merged = stats::merge_shards(shards);
   if (shards.size() > 1) {
     if (const std::string problem = shard_merge_problem(merged.metric, merged.signature); !problem.empty()) {
       throw usage_error(fmt::format("{}: {}", merged.path, problem));
@@ -35,6 +36,16 @@ void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
                                   rebuilt != merged.signature
                                       ? "signatures differ in " + stats::signature_difference(merged.signature, rebuilt)
                                       : std::string("metric name or statistics differ")));
+  }
+  // Totals as one run sums them: exactly for such metrics (rouge-score), else in order.
+  if (metric->exact_totals()) {
+    for (auto& system : merged.systems) {
+      std::vector<stats::ExactSum> sums(system.totals.size());
+      for (const auto& row : system.rows) {
+        for (std::size_t k = 0; k < sums.size(); ++k) sums[k].add(row[k]);
+      }
+      for (std::size_t k = 0; k < sums.size(); ++k) system.totals[k] = sums[k].value();
+    }
   }
   // Printed as the metric's own command prints it (ROUGE's table, CIDEr's mean, ...).
   auto presentation = presentation_for(*metric, options.output);

@@ -102,7 +102,10 @@ void run_rouge_score(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
   const RougeScoreMetric metric(options);
 
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
-  const auto results = compute_corpus_stats({&metric}, spec, true);
+  // Per-pair rows only where they are printed or resampled: the means come from
+  // the exact totals (RougeScoreMetric::exact_totals), so memory stays constant.
+  const bool keep_rows = needs_rows(o.output) || o.bootstrap > 0;
+  const auto results = compute_corpus_stats({&metric}, spec, keep_rows);
   if (metric.uses_ascii_tokenizer()) warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
   RougeScoreReport report;
@@ -198,18 +201,25 @@ struct RougeScoreSummary {
 
 RougeScoreSummary summarize(const RougeScoreMetric& metric, const RougeScoreReport& report, const SystemStats& system) {
   const auto& types = metric.options().types;
-  const std::size_t n = system.rows.size();
+  // Means as the goldens: math.fsum(scores) / n, the correctly rounded sum.
+  // From the rows when kept (whatever summed a shard's totals), else from the
+  // totals, which compute_corpus_stats summed exactly (exact_totals).
+  const bool have_rows = !system.rows.empty() && system.rows.size() == system.segments;
+  const auto n = static_cast<double>(system.segments);
   RougeScoreSummary summary;
   summary.rows_by_type.resize(types.size());
   summary.means.resize(types.size());
   for (std::size_t t = 0; t < types.size(); ++t) {
-    std::vector<double> columns[3];
-    for (const auto& row : system.rows) {
-      summary.rows_by_type[t].push_back({row[3 * t], row[3 * t + 1], row[3 * t + 2]});
-      for (int c = 0; c < 3; ++c) columns[c].push_back(row[3 * t + c]);
+    double sums[3] = {system.totals[3 * t], system.totals[3 * t + 1], system.totals[3 * t + 2]};
+    if (have_rows) {
+      std::vector<double> columns[3];
+      for (const auto& row : system.rows) {
+        summary.rows_by_type[t].push_back({row[3 * t], row[3 * t + 1], row[3 * t + 2]});
+        for (int c = 0; c < 3; ++c) columns[c].push_back(row[3 * t + c]);
+      }
+      for (int c = 0; c < 3; ++c) sums[c] = exact_sum(columns[c]);
     }
-    // Means as the goldens (math.fsum / n): the correctly rounded sum.
-    summary.means[t] = {exact_sum(columns[0]) / n, exact_sum(columns[1]) / n, exact_sum(columns[2]) / n};
+    summary.means[t] = {sums[0] / n, sums[1] / n, sums[2] / n};
   }
   if (report.bootstrap_samples > 0) {
     summary.intervals =

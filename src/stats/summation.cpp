@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 namespace evalcli::stats {
 namespace {
@@ -168,6 +169,41 @@ double numpy_sum(std::span<const double> values) {
 
 double numpy_mean(std::span<const double> values) {
   return numpy_sum(values) / static_cast<double>(values.size());
+}
+
+void ExactSum::add(double x) {
+  std::size_t kept = 0;
+  for (double y : partials_) {
+    if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+    const double hi = x + y;
+    const double lo = y - (hi - x);
+    if (lo != 0.0) partials_[kept++] = lo;
+    x = hi;
+  }
+  partials_.resize(kept);
+  partials_.push_back(x);
+}
+
+double ExactSum::value() const {
+  // CPython's fsum tail: add the partials from the top until the sum becomes
+  // inexact, then correct the half-way case by the sign of the next partial.
+  std::size_t n = partials_.size();
+  if (n == 0) return 0.0;
+  double hi = partials_[--n], lo = 0.0;
+  while (n > 0) {
+    const double x = hi;
+    const double y = partials_[--n];
+    hi = x + y;
+    const double yr = hi - x;
+    lo = y - yr;
+    if (lo != 0.0) break;
+  }
+  if (n > 0 && ((lo < 0.0 && partials_[n - 1] < 0.0) || (lo > 0.0 && partials_[n - 1] > 0.0))) {
+    const double y = lo * 2.0;
+    const double x = hi + y;
+    if (y == x - hi) hi = x;
+  }
+  return hi;
 }
 
 }  // namespace evalcli::stats

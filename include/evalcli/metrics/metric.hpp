@@ -41,6 +41,12 @@ class Metric {
   // Score from statistics summed over any set of segments (corpus, shard, resample).
   virtual double score(std::span<const Stat> stats) const = 0;
 
+  // True when the corpus totals must be the correctly rounded sums of the
+  // segment rows (Python's math.fsum: rouge-score's mean of per-pair scores),
+  // not sums in segment order. compute_corpus_stats then sums exactly in
+  // constant memory (stats::ExactSum), so no rows need keeping for the mean.
+  virtual bool exact_totals() const { return false; }
+
   // Score from statistics that SacreBLEU's bootstrap summed as a numpy float32
   // vector (significance.py). Same formula as score(), except where SacreBLEU
   // divides two float32 values and so rounds the quotient to float (chrF

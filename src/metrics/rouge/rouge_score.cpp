@@ -9,6 +9,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/rouge.hpp"
+#include "evalcli/stats/summation.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -334,37 +335,9 @@ nlohmann::json RougeScoreMetric::details(std::span<const Stat> stats) const {
 }
 
 double exact_sum(std::span<const double> values) {
-  // CPython's math.fsum (Shewchuk's partials, then a correctly rounded total).
-  std::vector<double> partials;
-  for (double x : values) {
-    std::size_t i = 0;
-    for (double y : partials) {
-      if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
-      const double hi = x + y;
-      const double lo = y - (hi - x);
-      if (lo != 0.0) partials[i++] = lo;
-      x = hi;
-    }
-    partials.resize(i);
-    partials.push_back(x);
-  }
-  std::size_t n = partials.size();
-  if (n == 0) return 0.0;
-  double hi = partials[--n], lo = 0.0;
-  while (n > 0) {
-    const double x = hi;
-    const double y = partials[--n];
-    hi = x + y;
-    const double yr = hi - x;
-    lo = y - yr;
-    if (lo != 0.0) break;
-  }
-  if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
-    const double y = lo * 2.0;
-    const double x = hi + y;
-    if (y == x - hi) hi = x;
-  }
-  return hi;
+  stats::ExactSum sum;
+  for (double x : values) sum.add(x);
+  return sum.value();
 }
 
 namespace {
