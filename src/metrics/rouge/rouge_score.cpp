@@ -315,7 +315,11 @@ double RougeScoreMetric::score(std::span<const Stat> stats) const {
 
 std::string RougeScoreMetric::signature() const {
   std::string types;
-  for (const auto& type : options_.types) types += (types.empty() ? "" : "+") + type.name();
+  // Appended piece by piece: `"+" + name()` trips GCC 12's -Wstringop-overflow false positive.
+  for (const auto& type : options_.types) {
+    if (!types.empty()) types += '+';
+    types += type.name();
+  }
   const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() : "rouge-ascii-v1";
   const std::string stem = stemmer_ ? stemmer_->id() : "no";
   return fmt::format("compat:rouge-score-0.1.2|types:{}|tok:{}|stem:{}|sent:{}|norm:{}|multiref:max-f", types, tok,
