@@ -204,6 +204,10 @@ void run_arpa(const PplOptions& o, Streams& io) {
   OutputBuffer out(io.out);
   ppl::PplStats corpus;
   SystemStats system;
+  system.totals.assign(8, 0.0);
+  // Per-line rows only when reported (--per-doc, JSON, statistics options):
+  // corpus scoring keeps constant memory whatever the number of lines.
+  const bool keep_rows = o.per_doc || needs_rows(shared_output(o));
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
   std::string_view line;
   std::string processed;
@@ -231,7 +235,12 @@ void run_arpa(const PplOptions& o, Streams& io) {
       scored.stats.lines = 0;
     }
     corpus += scored.stats;
-    if (!o.kenlm_output) system.rows.push_back(ppl::to_row(scored.stats));
+    if (!o.kenlm_output) {
+      StatRow row = ppl::to_row(scored.stats);
+      add_stats(system.totals, row);  // in line order, as `corpus` sums them
+      ++system.segments;
+      if (keep_rows) system.rows.push_back(std::move(row));
+    }
     if (o.kenlm_output) {
       std::string rendered;
       for (const auto& w : words) {  // "SURFACE=ID LENGTH LOG10P\t", built by hand: it is the hot path
@@ -265,9 +274,6 @@ void run_arpa(const PplOptions& o, Streams& io) {
   if (!o.kenlm_output) {
     out.flush();
     system.system = input.name();
-    system.segments = system.rows.size();
-    system.totals.assign(8, 0.0);
-    for (const auto& row : system.rows) add_stats(system.totals, row);  // as `corpus` summed them
     const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, metric_fields);
     const auto presentation = ppl_presentation(metric, o.per_doc);
     report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
@@ -296,6 +302,8 @@ void run_logprobs(const PplOptions& o, Streams& io) {
   const std::string metric_fields = fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base));
   TextInput input(o.logprobs, io.in);
   SystemStats system;
+  system.totals.assign(7, 0.0);
+  const bool keep_rows = o.per_doc || needs_rows(shared_output(o));  // else constant memory
   std::vector<std::size_t> line_numbers;
   std::vector<nlohmann::json> ids;
   std::vector<std::string> warnings;
@@ -306,18 +314,20 @@ void run_logprobs(const PplOptions& o, Streams& io) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines carry no document
     const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
     const ppl::DocumentScore doc = ppl::score_document(line, base, where, warnings);
-    system.rows.push_back(ppl::to_row(doc.stats));
-    line_numbers.push_back(input.line_number());
-    ids.push_back(doc.id);
+    StatRow row = ppl::to_row(doc.stats);
+    add_stats(system.totals, row);  // in file order, as LogprobStats += sums
+    ++system.segments;
+    if (keep_rows) {
+      system.rows.push_back(std::move(row));
+      line_numbers.push_back(input.line_number());
+      ids.push_back(doc.id);
+    }
     for (; warned < warnings.size(); ++warned) {
       if (warned < 10) io.err << "evalcli: warning: " << warnings[warned] << '\n';
     }
   }
   if (warned > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warned - 10);
   system.system = input.name();
-  system.segments = system.rows.size();
-  system.totals.assign(7, 0.0);
-  for (const auto& row : system.rows) add_stats(system.totals, row);  // in file order, as LogprobStats += sums
   const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
   const auto presentation = ppl_presentation(metric, o.per_doc, line_numbers, ids);
   report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
