@@ -31,9 +31,32 @@ std::vector<std::string> expand_single_dash_aliases(const std::vector<std::strin
 
 namespace {
 
+// The text on one line whatever it quotes (a --signature value or a file name
+// with newlines in it): control characters are written as \n, \r, \t, \xHH.
+// Found by fuzz_signature (tests/data/fuzz-regressions/signature/).
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 void print_error(std::ostream& err, const std::string& message, const std::string& hint) {
-  err << "evalcli: error: " << message << '\n';
-  if (!hint.empty()) err << hint << '\n';
+  err << "evalcli: error: " << one_line(message) << '\n';
+  if (!hint.empty()) err << one_line(hint) << '\n';
 }
 
 using AddCommand = void (*)(CLI::App&, Streams&);
