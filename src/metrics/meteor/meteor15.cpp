@@ -333,10 +333,15 @@ struct Path {
   }
 };
 
-// Constants.PARTIAL_COMPARE_TOTAL: more weighted matches, then fewer chunks, then less distance.
-bool path_before(const Path& x, const Path& y) {
-  const int total_x = x.matches1 + x.matches2, total_y = y.matches1 + y.matches2;
-  if (total_x != total_y) return total_x > total_y;
+// The fields Constants.PARTIAL_COMPARE_TOTAL sorts paths by.
+struct PathKey {
+  int weighted_matches = 0, chunks = 0, distance = 0;
+};
+PathKey key_of(const Path& path) { return {path.matches1 + path.matches2, path.chunks, path.distance}; }
+
+// PARTIAL_COMPARE_TOTAL: more weighted matches, then fewer chunks, then less distance.
+bool key_before(const PathKey& x, const PathKey& y) {
+  if (x.weighted_matches != y.weighted_matches) return x.weighted_matches > y.weighted_matches;
   if (x.chunks != y.chunks) return x.chunks < y.chunks;
   return x.distance < y.distance;
 }
@@ -483,68 +488,126 @@ std::vector<std::u32string> Meteor15::words(std::u32string_view line) const {
 
 namespace {
 
+// The paths of one beam-search step that the next step can use. METEOR keeps
+// every extension of every path, stable-sorts them all and then reads only the
+// first beam-size; keeping just those (by the same order: the sort key, then
+// the order the paths were made in) gives the same search with memory
+// O(beam * (n + m)) instead of growing with the number of candidate matches
+// (quadratic on long repetitive lines; docs/limits.md).
+class Beam {
+ public:
+  explicit Beam(std::size_t capacity) : capacity_(capacity) {}
+
+  // Whether a path with this key would be kept now: asked before copying one.
+  // A later path that ties with the worst kept one sorts after it: not kept.
+  bool would_keep(const PathKey& key) const {
+    return kept_.size() < capacity_ || key_before(key, key_of(kept_.front().path));
+  }
+  void add(Path path) {
+    if (!would_keep(key_of(path))) return;
+    if (kept_.size() == capacity_) {
+      std::pop_heap(kept_.begin(), kept_.end(), ranked_before);
+      kept_.pop_back();
+    }
+    kept_.push_back({std::move(path), next_order_++});
+    std::push_heap(kept_.begin(), kept_.end(), ranked_before);
+  }
+  bool empty() const { return kept_.empty(); }
+  // The kept paths, best first (Collections.sort's order), emptying the beam.
+  std::vector<Path> take_sorted() {
+    std::sort_heap(kept_.begin(), kept_.end(), ranked_before);
+    std::vector<Path> paths;
+    paths.reserve(kept_.size());
+    for (auto& ranked : kept_) paths.push_back(std::move(ranked.path));
+    kept_.clear();
+    return paths;
+  }
+
+ private:
+  struct Ranked {
+    Path path;
+    std::size_t order;  // when it was made: the stable sort's tie-break
+  };
+  static bool ranked_before(const Ranked& a, const Ranked& b) {
+    const PathKey ka = key_of(a.path), kb = key_of(b.path);
+    if (key_before(ka, kb)) return true;
+    if (key_before(kb, ka)) return false;
+    return a.order < b.order;
+  }
+
+  std::vector<Ranked> kept_;  // a max-heap under ranked_before: the worst kept path on top
+  std::size_t capacity_;
+  std::size_t next_order_ = 0;
+};
+
+// Adds match `m` to `path`'s counts (the distance is the caller's: see resolve).
+void add_match(Path& path, const Match& m, const std::vector<double>& weights) {
+  ++path.match_count;
+  java_int_add(path.matches1, m.match_length * weights[static_cast<std::size_t>(m.module)]);
+  java_int_add(path.matches2, m.length * weights[static_cast<std::size_t>(m.module)]);
+  path.all_matches1 += m.match_length;
+  path.all_matches2 += m.length;
+  if (path.last_match_end != -1 && m.match_start != path.last_match_end) ++path.chunks;
+  path.idx = m.start + m.length;
+  path.last_match_end = m.match_start + m.match_length;
+}
+
+// The key `path` would have after add_match(path, m): decided before copying it.
+PathKey key_with_match(const Path& path, const Match& m, const std::vector<double>& weights) {
+  int matches1 = path.matches1, matches2 = path.matches2;
+  java_int_add(matches1, m.match_length * weights[static_cast<std::size_t>(m.module)]);
+  java_int_add(matches2, m.length * weights[static_cast<std::size_t>(m.module)]);
+  const bool new_chunk = path.last_match_end != -1 && m.match_start != path.last_match_end;
+  return {matches1 + matches2, path.chunks + (new_chunk ? 1 : 0), path.distance};
+}
+
 // Aligner.resolve: beam search left to right over reference positions.
 Path resolve(const Stage& s, const Path& start, const std::vector<double>& weights, int beam_size) {
-  std::vector<Path> next_paths = {start};
-  std::vector<Path> paths;
+  const auto capacity = static_cast<std::size_t>(beam_size);
+  Beam next(capacity);
+  next.add(start);
   const std::size_t n = s.matches.size();
   for (std::size_t current = 0; current <= n; ++current) {
-    paths = std::move(next_paths);
-    next_paths.clear();
-    std::stable_sort(paths.begin(), paths.end(), path_before);  // Collections.sort is stable
-    for (std::size_t rank = 0; rank < static_cast<std::size_t>(beam_size) && rank < paths.size(); ++rank) {
-      Path& path = paths[rank];
+    std::vector<Path> paths = next.take_sorted();  // at most beam-size, best first
+    for (Path& path : paths) {
       if (current == n) {
         if (path.last_match_end != -1) ++path.chunks;
-        next_paths.push_back(std::move(path));
+        next.add(std::move(path));
         continue;
       }
       if (path.used2[current]) {
         if (static_cast<int>(current) < path.idx) {
-          next_paths.push_back(std::move(path));
+          next.add(std::move(path));
         } else if (const Match* m = path.matches[static_cast<std::size_t>(path.idx)]) {
-          ++path.match_count;
-          java_int_add(path.matches1, m->match_length * weights[static_cast<std::size_t>(m->module)]);
-          java_int_add(path.matches2, m->length * weights[static_cast<std::size_t>(m->module)]);
-          path.all_matches1 += m->match_length;
-          path.all_matches2 += m->length;
-          if (path.last_match_end != -1 && m->match_start != path.last_match_end) ++path.chunks;
-          path.idx = m->start + m->length;
-          path.last_match_end = m->match_start + m->match_length;
           path.distance += std::abs(m->start - m->match_start);
-          next_paths.push_back(std::move(path));
+          add_match(path, *m, weights);
+          next.add(std::move(path));
         }
         continue;
       }
       for (const Match& m : s.matches[current]) {
         if (path.is_used(m)) continue;
-        Path extended = path;
-        extended.set_used(m);
-        extended.matches[current] = &m;
-        ++extended.match_count;
-        java_int_add(extended.matches1, m.match_length * weights[static_cast<std::size_t>(m.module)]);
-        java_int_add(extended.matches2, m.length * weights[static_cast<std::size_t>(m.module)]);
-        extended.all_matches1 += m.match_length;
-        extended.all_matches2 += m.length;
-        if (extended.last_match_end != -1 && m.match_start != extended.last_match_end) ++extended.chunks;
-        extended.idx = m.start + m.length;
-        extended.last_match_end = m.match_start + m.match_length;
+        if (next.would_keep(key_with_match(path, m, weights))) {
+          Path extended = path;
+          extended.set_used(m);
+          extended.matches[current] = &m;
+          add_match(extended, m, weights);
+          next.add(std::move(extended));
+        }
         // METEOR's quirk: the distance goes to the path being extended, so it
         // reaches later extensions and the skip path, not this one.
         path.distance += std::abs(m.start - m.match_start);
-        next_paths.push_back(std::move(extended));
       }
       if (path.last_match_end != -1) {
         ++path.chunks;
         path.last_match_end = -1;
       }
       ++path.idx;
-      next_paths.push_back(std::move(path));
+      next.add(std::move(path));
     }
-    if (next_paths.empty()) next_paths.push_back(paths[0]);  // METEOR warns and keeps the best
+    if (next.empty()) next.add(paths[0]);  // METEOR warns and keeps the best
   }
-  std::stable_sort(next_paths.begin(), next_paths.end(), path_before);
-  return next_paths[0];
+  return next.take_sorted()[0];
 }
 
 }  // namespace
