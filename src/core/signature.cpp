@@ -92,6 +92,12 @@ void check_signature_nrefs(std::string_view value, std::optional<std::size_t> gi
   }
 }
 
+bool signature_yes_no(std::string_view key, std::string_view value) {
+  if (value == "yes" || value == "true") return true;
+  if (value == "no" || value == "false") return false;
+  throw usage_error(fmt::format("signature: unknown {} value '{}'", key, value));
+}
+
 bool signature_lowercase(std::string_view value) {
   if (value != "mixed" && value != "lc") throw usage_error(fmt::format("signature: unknown case '{}'", value));
   return value == "lc";

@@ -13,12 +13,6 @@
 namespace evalcli {
 namespace {
 
-bool yes_no_value(const std::string& key, const std::string& value) {
-  if (value == "yes" || value == "true") return true;
-  if (value == "no" || value == "false") return false;
-  throw usage_error(fmt::format("signature: unknown {} value '{}'", key, value));
-}
-
 int int_value(const std::string& key, const std::string& value) {
   try {
     std::size_t used = 0;
@@ -61,13 +55,13 @@ ChrfOptions chrf_options_from_signature(const std::string& text, std::optional<s
     } else if (key == "case" || key == "c") {
       chrf.lowercase = signature_lowercase(value);
     } else if (key == "eff" || key == "e") {
-      chrf.eps_smoothing = !yes_no_value(key, value);
+      chrf.eps_smoothing = !signature_yes_no(key, value);
     } else if (key == "nc" || key == "n") {
       chrf.char_order = int_value(key, value);
     } else if (key == "nw") {
       chrf.word_order = int_value(key, value);
     } else if (key == "space" || key == "s") {
-      chrf.whitespace = yes_no_value(key, value);
+      chrf.whitespace = signature_yes_no(key, value);
     } else if (key == "beta") {
       chrf.beta = int_value(key, value);
     } else if (key == "tok") {

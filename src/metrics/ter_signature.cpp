@@ -11,12 +11,6 @@
 namespace evalcli {
 namespace {
 
-bool yes_no_value(const std::string& key, const std::string& value) {
-  if (value == "yes" || value == "true") return true;
-  if (value == "no" || value == "false") return false;
-  throw usage_error(fmt::format("signature: unknown {} value '{}'", key, value));
-}
-
 // SacreBLEU 1.x: tok.tercom-nonorm-punct-noasian-uncased
 void apply_legacy_tok(const std::string& value, TercomOptions& tercom) {
   std::size_t start = 0;
@@ -69,11 +63,11 @@ TerOptions ter_options_from_signature(const std::string& text, std::optional<std
         }
       }
     } else if (key == "norm" || key == "nr") {
-      tercom.normalized = yes_no_value(key, value);
+      tercom.normalized = signature_yes_no(key, value);
     } else if (key == "punct" || key == "pn") {
-      tercom.no_punct = !yes_no_value(key, value);
+      tercom.no_punct = !signature_yes_no(key, value);
     } else if (key == "asian" || key == "as") {
-      tercom.asian_support = yes_no_value(key, value);
+      tercom.asian_support = signature_yes_no(key, value);
     } else if (key == "prenorm") {
       if (value != "none") {
         std::size_t start = 0;

@@ -27,6 +27,9 @@ double signature_double(std::string_view key, std::string_view value);
 // (nullopt: not known yet); "var" matches any. A mismatch is a usage error.
 void check_signature_nrefs(std::string_view value, std::optional<std::size_t> given_refs);
 
+// Yes/no fields ("eff:yes", SacreBLEU 1.x "true"/"false"): else a usage error naming the field.
+bool signature_yes_no(std::string_view key, std::string_view value);
+
 // The "case" field: true for "lc", false for "mixed", else a usage error.
 bool signature_lowercase(std::string_view value);
 
