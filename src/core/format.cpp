@@ -61,7 +61,10 @@ std::string python_float_repr(double value) {
     return sign + out;
   }
   std::string mantissa = digits.substr(0, 1);
-  if (digits.size() > 1) mantissa += "." + digits.substr(1);
+  if (digits.size() > 1) {  // appended piece by piece: "." + substr trips GCC 12's -Wstringop-overflow
+    mantissa += '.';
+    mantissa.append(digits, 1);
+  }
   return sign + fmt::format("{}e{}{:02d}", mantissa, exponent < 0 ? '-' : '+', std::abs(exponent));
 }
 
