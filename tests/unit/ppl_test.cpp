@@ -119,6 +119,32 @@ TEST_CASE("query tokens: six ASCII separators, raw bytes", "[ppl][tokens]") {
   CHECK(tokens.empty());
 }
 
+TEST_CASE("query tokens: the 64-byte mask splitter equals the byte-by-byte one", "[ppl][tokens]") {
+  // Bytes around every class edge (8/9, 13/14, 31/32/33, NUL, 0x85, 0xA0, 0xFF), lines of
+  // every length around the 16- and 64-byte chunk edges, tokens crossing them.
+  const std::string alphabet("ab\t\n\v\f\r \x08\x0e\x1f!\0\x85\xa0\xff", 16);
+  std::mt19937 random(20261130);
+  std::vector<std::string_view> fast, plain;
+  std::size_t compared = 0;
+  for (std::size_t length = 0; length <= 200; ++length) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::string line(length, 'x');
+      const bool sparse = trial % 2 == 0;  // long tokens, few spaces
+      for (char& c : line) {
+        if (!sparse || random() % 8 == 0) c = alphabet[random() % alphabet.size()];
+      }
+      ppl::split_kenlm_tokens(line, fast);
+      ppl::split_kenlm_tokens_bytewise(line, plain);
+      REQUIRE(fast == plain);
+      ++compared;
+    }
+  }
+  CHECK(compared == 201 * 40);
+  const std::string block_edge = std::string(64, 'w') + " " + std::string(64, 'v');  // tokens ending at block ends
+  ppl::split_kenlm_tokens(block_edge, fast);
+  CHECK(fast == std::vector<std::string_view>{std::string(64, 'w'), std::string(64, 'v')});
+}
+
 TEST_CASE("back-off rule on the hand-written model", "[ppl][backoff]") {
   const auto model = load_text(kEdgeArpa);
   REQUIRE(model->order() == 3);

@@ -142,6 +142,8 @@ LineScore score_line(const NgramModel& model, std::span<const std::string_view> 
 // KenLM `query`'s tokenisation: maximal runs of bytes other than
 // SPACE \t \n \v \f \r (bytes are compared raw, no Unicode handling).
 void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& out);
+// The same, one byte at a time (the plain definition, kept for tests).
+void split_kenlm_tokens_bytewise(std::string_view line, std::vector<std::string_view>& out);
 
 // KenLM's number formatting (double-conversion ToShortest): shortest
 // round-trip digits, plain decimal for 1e-6 <= |x| < 1e21, "NaN", "inf".

@@ -726,6 +726,7 @@ void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys) const {
   if (words.empty()) return;
   const std::size_t history = std::min(words.size() - 1, static_cast<std::size_t>(impl.order - 1));
   const WordId* last = words.data() + words.size() - 1;
+  __builtin_prefetch(impl.unigrams.data() + *last);  // read first by score()
   std::uint64_t key = start_key(*last);
   for (std::size_t i = 0; i < history; ++i) {
     key = fold(key, last[-1 - static_cast<std::ptrdiff_t>(i)]);

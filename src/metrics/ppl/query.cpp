@@ -1,7 +1,14 @@
 // Scoring text with an ARPA model exactly as KenLM `query` (lm/ngram_query.hh):
 // float32 per-word and per-line values, double corpus sums.
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "evalcli/metrics/ppl.hpp"
 
@@ -16,9 +23,40 @@ constexpr auto kQuerySpace = [] {
 }();
 inline bool is_query_space(char c) { return kQuerySpace[static_cast<unsigned char>(c)]; }
 
+// Bit i set if byte i of the 16 at `p` is one of KenLM's spaces.
+inline std::uint32_t space_bits16(const char* p) {
+#if defined(__SSE2__)
+  const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i from_tab = _mm_sub_epi8(bytes, _mm_set1_epi8(9));  // 9..13 -> 0..4
+  const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(from_tab, _mm_set1_epi8(4)), from_tab);
+  const __m128i blank = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(' '));
+  return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(control, blank)));
+#else
+  std::uint32_t bits = 0;
+  for (int i = 0; i < 16; ++i) bits |= static_cast<std::uint32_t>(is_query_space(p[i])) << i;
+  return bits;
+#endif
+}
+
+// Space bits of the (up to) 64 bytes at `p`; bytes past `size` count as spaces.
+inline std::uint64_t space_bits64(const char* p, std::size_t size) {
+  std::uint64_t bits = 0;
+  std::size_t i = 0;
+  for (; i < 64 && i + 16 <= size; i += 16) bits |= static_cast<std::uint64_t>(space_bits16(p + i)) << i;
+  if (i < 64 && i < size) {  // a partial chunk, read from a copy: never past the line's memory
+    char tail[16];
+    std::memset(tail, ' ', sizeof tail);
+    std::memcpy(tail, p + i, size - i);
+    bits |= static_cast<std::uint64_t>(space_bits16(tail)) << i;
+    i += 16;
+  }
+  if (i < 64) bits |= ~std::uint64_t{0} << i;
+  return bits;
+}
+
 }  // namespace
 
-void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& out) {
+void split_kenlm_tokens_bytewise(std::string_view line, std::vector<std::string_view>& out) {
   out.clear();
   const char* p = line.data();
   const char* const end = p + line.size();
@@ -29,6 +67,33 @@ void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& ou
     while (p != end && !is_query_space(*p)) ++p;
     out.emplace_back(start, static_cast<std::size_t>(p - start));
   }
+}
+
+// 64 bytes at a time: a bit mask of the token bytes, whose changes from the
+// previous byte are the token boundaries (no branch per byte).
+void split_kenlm_tokens(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
+  const char* const data = line.data();
+  const std::size_t size = line.size();
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t open_token = kNone;  // start of the token whose end is not found yet
+  std::uint64_t carry = 0;         // 1 if the byte before the block is a token byte
+  for (std::size_t base = 0; base < size; base += 64) {
+    const std::uint64_t word = ~space_bits64(data + base, size - base);
+    std::uint64_t changes = word ^ ((word << 1) | carry);
+    carry = word >> 63;
+    while (changes != 0) {  // starts and ends alternate, a start first
+      const std::size_t at = base + static_cast<std::size_t>(std::countr_zero(changes));
+      changes &= changes - 1;
+      if (open_token == kNone) {
+        open_token = at;
+      } else {
+        out.emplace_back(data + open_token, at - open_token);
+        open_token = kNone;
+      }
+    }
+  }
+  if (open_token != kNone) out.emplace_back(data + open_token, size - open_token);  // ends at a block's end
 }
 
 LineScore score_line(const NgramModel& model, std::span<const std::string_view> tokens, ContextMode mode,
@@ -50,12 +115,18 @@ LineScore score_line(const NgramModel& model, std::span<const std::string_view> 
   states[0] = sentence ? model.begin_sentence_state() : model.null_context_state();
   int current = 0;
   const std::span<const WordId> all(ids);
-  // Keys of the word being scored and of the next one (prefetched a word ahead).
-  NgramModel::NgramKeys keys[2];
-  if (first < ids.size()) model.prepare(all.first(first + 1), keys[0]);
+  // Keys of the word being scored and of the next kAhead ones, in a ring:
+  // their table slots are prefetched kAhead words before they are read (one
+  // word ahead is shorter than a cache miss on this path).
+  constexpr std::size_t kAhead = 3;
+  constexpr std::size_t kRing = 4;  // > kAhead, a power of two
+  NgramModel::NgramKeys keys[kRing];
+  for (std::size_t j = first; j < std::min(first + kAhead, ids.size()); ++j) {
+    model.prepare(all.first(j + 1), keys[(j - first) % kRing]);
+  }
   for (std::size_t j = first; j < ids.size(); ++j) {
-    const int now = static_cast<int>((j - first) & 1);
-    if (j + 1 < ids.size()) model.prepare(all.first(j + 2), keys[now ^ 1]);
+    if (j + kAhead < ids.size()) model.prepare(all.first(j + kAhead + 1), keys[(j + kAhead - first) % kRing]);
+    const std::size_t now = (j - first) % kRing;
     const WordId id = ids[j];
     const WordScore score = model.score(states[current], id, keys[now], states[current ^ 1]);
     current ^= 1;
