@@ -96,6 +96,12 @@ class PairRule {
     has_pending_ = false;
     next_.finish();
   }
+  bool has_pending() const { return has_pending_; }
+  char32_t pending() const { return pending_; }
+  void set_pending(char32_t c) {
+    pending_ = c;
+    has_pending_ = true;
+  }
 
  private:
   Next& next_;
@@ -161,7 +167,60 @@ class PadSymbols {
   Next& next_;
 };
 
+// Characters that no rule reacts to when they follow such a character: not
+// padded (not a symbol), not a digit, not '.' or ','. In a run of them the
+// chain only delays each by one character (see run_rules). '\n' is left out
+// so that the tokenizer can stop at it (it needs the line's replacements).
+constexpr bool is_passive_slow(char32_t c) {
+  return c >= 0x80 || (!kSymbols.contains(c) && !is_digit(c) && !is_period_or_comma(c) && c != U'\n');
+}
+constexpr AsciiMask kPassiveAscii(is_passive_slow);
+EVALCLI_INLINE bool is_passive(char32_t c) { return c >= 0x80 || kPassiveAscii.contains(c); }
+
 #undef EVALCLI_INLINE
+
+// The chain over `text` (with a space before and after if `surround_with_spaces`),
+// written to `out` (room for 2 * text.size() + 1 characters); returns the output
+// length. With kStopAtReplacements, returns kStopped at the first character
+// 13a's replacements look for ('<', '&', '\n') instead.
+constexpr std::size_t kStopped = static_cast<std::size_t>(-1);
+
+template <bool kStopAtReplacements>
+std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, char32_t* out) {
+  JoinTokens join(out);
+  PairRule<DashAfterDigit, JoinTokens> dash(join);
+  PairRule<PeriodCommaBeforeNonDigit, decltype(dash)> before(dash);
+  PairRule<PeriodCommaAfterNonDigit, decltype(before)> after(before);
+  PadSymbols<decltype(after)> pad(after);
+  if (surround_with_spaces) pad.put(U' ');
+  const char32_t* p = text.data();
+  const char32_t* const end = p + text.size();
+  while (p != end) {
+    // Fast path. When only the first pair rule holds a character, and it is
+    // neither '.' nor ',' (nor a digit: that rule never holds one), a passive
+    // character c makes the chain pass the held character through the other
+    // rules unchanged to the join and hold c instead: exactly what pad.put(c)
+    // does in that state, which it leaves unchanged.
+    if (after.has_pending() && !before.has_pending() && !dash.has_pending() &&
+        !is_period_or_comma(after.pending()) && is_passive(*p)) {
+      char32_t held = after.pending();
+      do {
+        join.put(held);
+        held = *p++;
+      } while (p != end && is_passive(*p));
+      after.set_pending(held);
+      if (p == end) break;
+    }
+    const char32_t c = *p++;
+    if constexpr (kStopAtReplacements) {
+      if (c == U'<' || c == U'&' || c == U'\n') return kStopped;
+    }
+    pad.put(c);
+  }
+  if (surround_with_spaces) pad.put(U' ');
+  pad.finish();
+  return join.size();
+}
 
 }  // namespace
 
@@ -169,17 +228,16 @@ std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spac
   // Output holds every non-space input character once plus one space between
   // tokens: at most twice the input.
   std::u32string out(2 * text.size() + 1, U'\0');
-  JoinTokens join(out.data());
-  PairRule<DashAfterDigit, JoinTokens> dash(join);
-  PairRule<PeriodCommaBeforeNonDigit, decltype(dash)> before(dash);
-  PairRule<PeriodCommaAfterNonDigit, decltype(before)> after(before);
-  PadSymbols<decltype(after)> pad(after);
-  if (surround_with_spaces) pad.put(U' ');
-  for (char32_t c : text) pad.put(c);
-  if (surround_with_spaces) pad.put(U' ');
-  pad.finish();
-  out.resize(join.size());
+  out.resize(run_rules<false>(text, surround_with_spaces, out.data()));
   return out;
+}
+
+bool apply_13a_rules_unless_replacements(std::u32string_view text, std::u32string& out) {
+  out.resize(2 * text.size() + 1);
+  const std::size_t size = run_rules<true>(text, true, out.data());
+  if (size == kStopped) return false;
+  out.resize(size);
+  return true;
 }
 
 }  // namespace evalcli::tokenizers

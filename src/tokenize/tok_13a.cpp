@@ -12,9 +12,8 @@ class Tokenizer13a : public Tokenizer {
 
   std::u32string tokenize(std::u32string_view line) const override {
     // Most lines have none of the characters the replacements look for.
-    bool needs_replacements = false;
-    for (char32_t c : line) needs_replacements |= c == U'<' || c == U'&' || c == U'\n';
-    if (!needs_replacements) return apply_13a_rules(line, true);
+    std::u32string out;
+    if (apply_13a_rules_unless_replacements(line, out)) return out;
     std::u32string s(line);
     if (s.find(U"<skipped>") != std::u32string::npos) replace_all(s, U"<skipped>", U"");
     if (s.find(U'\n') != std::u32string::npos) {

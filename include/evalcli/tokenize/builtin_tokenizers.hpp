@@ -29,5 +29,8 @@ std::unique_ptr<Tokenizer> make_nltk_word();  // tok_nltk_word.cpp
 // The regex post-processing that 13a and zh share (mteval-v13a's rules).
 // With surround_with_spaces, the rules see " " + text + " " (as 13a passes them).
 std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spaces = false);
+// 13a's case without replacements: the rules on " " + text + " " into `out`, or false
+// (out unspecified) if `text` holds a character 13a's replacements look for ('<', '&', '\n').
+bool apply_13a_rules_unless_replacements(std::u32string_view text, std::u32string& out);
 
 }  // namespace evalcli::tokenizers
