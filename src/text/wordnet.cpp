@@ -11,8 +11,6 @@
 #include <array>
 #include <charconv>
 #include <cstring>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -84,13 +82,6 @@ class FieldReader {
   std::size_t at_ = 0;
 };
 
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  FieldReader reader(line);
-  for (std::string_view field = reader.next(); !field.empty(); field = reader.next()) fields.push_back(field);
-  return fields;
-}
-
 // A decimal or hexadecimal field as a number; malformed data reads as 0.
 std::uint64_t parse_number(std::string_view field, int base = 10) {
   std::uint64_t value = 0;
@@ -103,13 +94,147 @@ std::string_view line_at(std::string_view file, std::size_t start) {
   return file.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
 }
 
-// The first field of the line starting at `start`, without finding the line's
-// end first (index lines are long; a binary search only needs the lemma).
-std::string_view key_at(std::string_view file, std::size_t start) {
-  std::size_t end = start;
-  while (end < file.size() && file[end] != ' ' && file[end] != '\n') ++end;
-  return file.substr(start, end - start);
+// Compares the first field of the line starting at `start` (up to the first
+// ASCII whitespace, as Python's split() reads it) with `key`, bytewise: <0, 0
+// or >0. The license header lines start with a space: their field is empty.
+int compare_first_field(std::string_view file, std::size_t start, std::string_view key) {
+  const auto* p = reinterpret_cast<const unsigned char*>(file.data() + start);
+  const std::size_t available = file.size() - start;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (i == available || is_ascii_space(static_cast<char>(p[i]))) return -1;  // the field is a proper prefix
+    const auto k = static_cast<unsigned char>(key[i]);
+    if (p[i] != k) return p[i] < k ? -1 : 1;
+  }
+  return key.size() == available || is_ascii_space(static_cast<char>(p[key.size()])) ? 0 : 1;
 }
+
+// The start of the first line in [low, high) whose first field is not less
+// than `key` (`high` if none), by bisecting bytes: `low` is a line start with
+// only smaller lines before it, `high` a line start (or the end) with no
+// smaller line from it on.
+std::size_t lower_bound_line(std::string_view file, std::string_view key, std::size_t low, std::size_t high) {
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    std::size_t start = mid;  // lines are short: a byte loop beats memrchr()
+    while (start > low && file[start - 1] != '\n') --start;
+    if (compare_first_field(file, start, key) < 0) {
+      const std::size_t end = file.find('\n', mid);
+      low = end == std::string_view::npos ? file.size() : end + 1;
+    } else {
+      high = start;
+    }
+  }
+  return low;
+}
+
+// The first 8 bytes of `text`, zero-padded, as a big-endian number: ordered as
+// the strings are (a <= b implies prefix(a) <= prefix(b)).
+std::uint64_t prefix_number(std::string_view text) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < 8; ++i) {
+    value = (value << 8) | (i < text.size() ? static_cast<unsigned char>(text[i]) : 0u);
+  }
+  return value;
+}
+
+// A file whose lines are sorted bytewise by first field (index.* and *.exc
+// are: WordNet's own library bin_search()es them), searched without parsing
+// it. At load, the first-field prefix of one line every kSpacing bytes is
+// sampled; a look-up bisects those samples, then the bytes of the small window
+// between two of them.
+class SortedLineFile {
+ public:
+  explicit SortedLineFile(const std::filesystem::path& path) : file_(path) {
+    const std::string_view text = file_.view();
+    for (std::size_t at = 0; at < text.size(); at += kSpacing) {
+      std::size_t start = at;
+      if (at > 0) {
+        const std::size_t newline = text.find('\n', at - 1);
+        if (newline == std::string_view::npos) break;
+        start = newline + 1;
+      }
+      if (start >= text.size()) break;
+      if (!samples_.empty() && samples_.back().start >= start) continue;
+      samples_.push_back({prefix_number(first_field(text, start)), start});
+    }
+  }
+
+  std::string_view view() const { return file_.view(); }
+
+  // The line whose first field is `key` (the last one if several: NLTK reads
+  // the exception lists into a dict), or an empty view.
+  std::string_view find(std::string_view key) const {
+    if (key.empty()) return {};
+    const std::string_view text = file_.view();
+    const std::uint64_t prefix = prefix_number(key);
+    // Samples with a smaller prefix are smaller lines, those with a larger one larger lines.
+    const auto after_smaller = std::lower_bound(samples_.begin(), samples_.end(), prefix,
+                                                [](const Sample& s, std::uint64_t p) { return s.prefix < p; });
+    const auto larger = std::upper_bound(after_smaller, samples_.end(), prefix,
+                                         [](std::uint64_t p, const Sample& s) { return p < s.prefix; });
+    const std::size_t low = after_smaller == samples_.begin() ? 0 : std::prev(after_smaller)->start;
+    const std::size_t high = larger == samples_.end() ? text.size() : larger->start;
+    std::size_t at = lower_bound_line(text, key, low, high);
+    std::string_view found;
+    while (at < text.size() && compare_first_field(text, at, key) == 0) {
+      found = line_at(text, at);
+      at += found.size() + 1;
+    }
+    return found;
+  }
+
+ private:
+  static constexpr std::size_t kSpacing = 1024;
+  struct Sample {
+    std::uint64_t prefix;  // prefix_number() of the line's first field
+    std::size_t start;     // the line's offset
+  };
+  static std::string_view first_field(std::string_view text, std::size_t start) {
+    std::size_t end = start;
+    while (end < text.size() && !is_ascii_space(text[end])) ++end;
+    return text.substr(start, end - start);
+  }
+
+  MappedFile file_;
+  std::vector<Sample> samples_;
+};
+
+// The synset offsets of an index line:
+// lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
+void append_synset_offsets(std::string_view index_line, std::vector<std::uint64_t>& offsets) {
+  FieldReader fields(index_line);
+  fields.next();
+  fields.next();
+  const std::uint64_t n_synsets = parse_number(fields.next());
+  const std::string_view pointers = fields.next();
+  if (pointers.empty()) return;
+  const std::uint64_t skip = parse_number(pointers) + 2;  // the pointer symbols, sense_cnt, tagsense_cnt
+  for (std::uint64_t k = 0; k < skip; ++k) fields.next();
+  for (std::uint64_t k = 0; k < n_synsets; ++k) {
+    const std::string_view field = fields.next();
+    if (field.empty()) break;
+    offsets.push_back(parse_number(field));
+  }
+}
+
+// The whitespace-separated fields of a data.* line before its gloss ('|'),
+// read in place from the line's offset without finding the line's end first.
+class SynsetFieldReader {
+ public:
+  SynsetFieldReader(std::string_view data, std::size_t offset) : data_(data), at_(offset) {}
+  // The next field, or an empty view at the '|' or the end of the line.
+  std::string_view next() {
+    while (at_ < data_.size() && data_[at_] != '\n' && is_ascii_space(data_[at_])) ++at_;
+    const std::size_t start = at_;
+    while (at_ < data_.size() && !is_ascii_space(data_[at_]) && data_[at_] != '|') ++at_;
+    if (at_ < data_.size() && data_[at_] == '|') data_ = data_.substr(0, at_);  // nothing after the gloss mark
+    return data_.substr(start, at_ - start);
+  }
+
+ private:
+  std::string_view data_;
+  std::size_t at_;
+};
 
 // NLTK's MORPHOLOGICAL_SUBSTITUTIONS, per part of speech.
 struct Substitution {
@@ -131,101 +256,78 @@ const std::vector<Substitution>& substitutions(WordNet::Pos pos) {
 
 struct WordNet::Impl {
   struct PosFiles {
-    std::unique_ptr<MappedFile> index;
-    std::unique_ptr<MappedFile> data;
-    std::vector<std::uint32_t> line_starts;  // index lines holding lemmas, sorted by lemma
-    std::unordered_map<std::string, std::vector<std::string>> exceptions;
+    std::unique_ptr<SortedLineFile> index;       // sorted by lemma
+    std::unique_ptr<MappedFile> data;            // read at synset offsets
+    std::unique_ptr<SortedLineFile> exceptions;  // "inflected base...", sorted by inflected form
   };
   std::array<PosFiles, 4> files;
 
   // The index.<pos> line of `lemma`, or empty.
   std::string_view index_line(std::string_view lemma, Pos pos) const {
-    const PosFiles& f = files[static_cast<int>(pos)];
-    const std::string_view text = f.index->view();
-    auto it = std::lower_bound(f.line_starts.begin(), f.line_starts.end(), lemma,
-                               [&](std::uint32_t start, std::string_view key) {
-                                 return key_at(text, start) < key;
-                               });
-    if (it == f.line_starts.end()) return {};
-    return key_at(text, *it) == lemma ? line_at(text, *it) : std::string_view{};
+    return files[static_cast<int>(pos)].index->find(lemma);
   }
 
-  bool is_lemma(std::string_view form, Pos pos) const { return !index_line(form, pos).empty(); }
+  // A base form found by morphy, with its index line.
+  struct Base {
+    std::string form;
+    std::string_view index_line;
+  };
+  void morphy(std::string_view form, Pos pos, std::vector<Base>& bases) const;
+  void append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names) const;
 };
 
-WordNet::WordNet(const std::filesystem::path& dir) : impl_(std::make_unique<Impl>()) {
-  if (!std::filesystem::is_directory(dir)) throw missing_file(dir, "WordNet directory not found");
-  for (int p = 0; p < 4; ++p) {
-    Impl::PosFiles& f = impl_->files[p];
-    const std::string suffix = kPosFileSuffix[p];
-    f.index = std::make_unique<MappedFile>(dir / ("index." + suffix));
-    f.data = std::make_unique<MappedFile>(dir / ("data." + suffix));
-    // Lines starting with a space are the license header (NLTK skips them too).
-    const std::string_view text = f.index->view();
-    std::size_t start = 0;
-    while (start < text.size()) {
-      std::size_t end = text.find('\n', start);
-      if (end == std::string_view::npos) end = text.size();
-      if (end > start && text[start] != ' ') f.line_starts.push_back(static_cast<std::uint32_t>(start));
-      start = end + 1;
+// NLTK's _morphy(form, pos); `bases` gets the results in NLTK's order.
+void WordNet::Impl::morphy(std::string_view form, Pos pos, std::vector<Base>& bases) const {
+  bases.clear();
+  const auto& rules = substitutions(pos);
+  // filter_forms(): the candidates that are lemmas of `pos`, first occurrences only.
+  auto keep_lemma = [&](std::string_view candidate) {
+    const std::string_view line = index_line(candidate, pos);
+    if (line.empty()) return;
+    for (const Base& base : bases) {
+      if (base.form == candidate) return;
     }
-    // Exception lists: "inflected base..."; a later line for the same form wins (a dict).
-    const MappedFile exc(dir / (suffix + ".exc"));
-    const std::string_view exc_text = exc.view();
-    start = 0;
-    while (start < exc_text.size()) {
-      std::size_t end = exc_text.find('\n', start);
-      if (end == std::string_view::npos) end = exc_text.size();
-      const auto fields = split_fields(exc_text.substr(start, end - start));
-      if (!fields.empty()) {
-        std::vector<std::string> bases(fields.begin() + 1, fields.end());
-        f.exceptions[std::string(fields[0])] = std::move(bases);
+    bases.push_back({std::string(candidate), line});
+  };
+  auto apply_rules = [&](const std::vector<std::string>& forms) {
+    std::vector<std::string> out;
+    for (const auto& word : forms) {
+      for (const auto& [old_suffix, new_suffix] : rules) {
+        if (word.size() >= old_suffix.size() && std::string_view(word).substr(word.size() - old_suffix.size()) == old_suffix) {
+          std::string& rewritten = out.emplace_back(std::string_view(word).substr(0, word.size() - old_suffix.size()));
+          rewritten += new_suffix;
+        }
       }
-      start = end + 1;
     }
+    return out;
+  };
+
+  // 0. The exception list decides alone when it knows the form.
+  if (const std::string_view line = files[static_cast<int>(pos)].exceptions->find(form); !line.empty()) {
+    FieldReader fields(line);
+    fields.next();
+    keep_lemma(form);
+    for (std::string_view base = fields.next(); !base.empty(); base = fields.next()) keep_lemma(base);
+    return;
   }
-  // NLTK's get_version(): the number in "WordNet X.Y Copyright" of data.adj's header.
-  const std::string_view adj = impl_->files[static_cast<int>(Pos::adj)].data->view();
-  const std::string_view header = adj.substr(0, std::min<std::size_t>(adj.size(), 4096));
-  const std::size_t at = header.find("WordNet ");
-  if (at != std::string_view::npos) {
-    const std::size_t end = header.find(' ', at + 8);
-    version_ = std::string(header.substr(at + 8, end - at - 8));
+  // 1-2. One round of rules; the form itself counts too.
+  std::vector<std::string> forms = apply_rules({std::string(form)});
+  keep_lemma(form);
+  for (const auto& candidate : forms) keep_lemma(candidate);
+  if (!bases.empty()) return;
+  // 3. Keep applying rules until some form is a lemma.
+  while (!forms.empty()) {
+    forms = apply_rules(forms);
+    for (const auto& candidate : forms) keep_lemma(candidate);
+    if (!bases.empty()) return;
   }
-  if (version_.empty()) throw missing_file(dir / "data.adj", "not a WordNet data file (no version line)");
 }
 
-WordNet::~WordNet() = default;
-
-std::vector<std::uint64_t> WordNet::synset_offsets(std::string_view lemma, Pos pos) const {
-  const std::string_view line = impl_->index_line(lemma, pos);
-  std::vector<std::uint64_t> offsets;
-  if (line.empty()) return offsets;
-  // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
-  FieldReader fields(line);
-  fields.next();
-  fields.next();
-  const std::uint64_t n_synsets = parse_number(fields.next());
-  const std::string_view pointers = fields.next();
-  if (pointers.empty()) return offsets;
-  const std::uint64_t skip = parse_number(pointers) + 2;  // the pointer symbols, sense_cnt, tagsense_cnt
-  for (std::uint64_t k = 0; k < skip; ++k) fields.next();
-  for (std::uint64_t k = 0; k < n_synsets; ++k) {
-    const std::string_view field = fields.next();
-    if (field.empty()) break;
-    offsets.push_back(parse_number(field));
-  }
-  return offsets;
-}
-
-std::vector<std::string> WordNet::synset_lemma_names(Pos pos, std::uint64_t offset) const {
-  const std::string_view data = impl_->files[static_cast<int>(pos)].data->view();
-  std::vector<std::string> names;
-  if (offset >= data.size()) return names;
-  std::string_view line = line_at(data, offset);
-  line = line.substr(0, line.find('|'));
+void WordNet::Impl::append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names) const {
+  const std::string_view data = files[static_cast<int>(pos)].data->view();
+  if (offset >= data.size()) return;
   // offset lex_filenum ss_type w_cnt(hex) [word lex_id]... (pointers follow: not read)
-  FieldReader fields(line);
+  SynsetFieldReader fields(data, offset);
   fields.next();
   fields.next();
   fields.next();
@@ -241,53 +343,49 @@ std::vector<std::string> WordNet::synset_lemma_names(Pos pos, std::uint64_t offs
     }
     names.emplace_back(name);
   }
+}
+
+WordNet::WordNet(const std::filesystem::path& dir) : impl_(std::make_unique<Impl>()) {
+  if (!std::filesystem::is_directory(dir)) throw missing_file(dir, "WordNet directory not found");
+  for (int p = 0; p < 4; ++p) {
+    Impl::PosFiles& f = impl_->files[p];
+    const std::string suffix = kPosFileSuffix[p];
+    f.index = std::make_unique<SortedLineFile>(dir / ("index." + suffix));
+    f.data = std::make_unique<MappedFile>(dir / ("data." + suffix));
+    f.exceptions = std::make_unique<SortedLineFile>(dir / (suffix + ".exc"));
+  }
+  // NLTK's get_version(): the number in "WordNet X.Y Copyright" of data.adj's header.
+  const std::string_view adj = impl_->files[static_cast<int>(Pos::adj)].data->view();
+  const std::string_view header = adj.substr(0, std::min<std::size_t>(adj.size(), 4096));
+  const std::size_t at = header.find("WordNet ");
+  if (at != std::string_view::npos) {
+    const std::size_t end = header.find(' ', at + 8);
+    version_ = std::string(header.substr(at + 8, end - at - 8));
+  }
+  if (version_.empty()) throw missing_file(dir / "data.adj", "not a WordNet data file (no version line)");
+}
+
+WordNet::~WordNet() = default;
+
+std::vector<std::uint64_t> WordNet::synset_offsets(std::string_view lemma, Pos pos) const {
+  std::vector<std::uint64_t> offsets;
+  const std::string_view line = impl_->index_line(lemma, pos);
+  if (!line.empty()) append_synset_offsets(line, offsets);
+  return offsets;
+}
+
+std::vector<std::string> WordNet::synset_lemma_names(Pos pos, std::uint64_t offset) const {
+  std::vector<std::string> names;
+  impl_->append_lemma_names(pos, offset, names);
   return names;
 }
 
 std::vector<std::string> WordNet::morphy(std::string_view form, Pos pos) const {
-  const Impl::PosFiles& f = impl_->files[static_cast<int>(pos)];
-  const auto& rules = substitutions(pos);
-
-  auto apply_rules = [&](const std::vector<std::string>& forms) {
-    std::vector<std::string> out;
-    for (const auto& word : forms) {
-      for (const auto& [old_suffix, new_suffix] : rules) {
-        if (word.size() >= old_suffix.size() && std::string_view(word).substr(word.size() - old_suffix.size()) == old_suffix) {
-          out.push_back(word.substr(0, word.size() - old_suffix.size()) + std::string(new_suffix));
-        }
-      }
-    }
-    return out;
-  };
-  auto filter_forms = [&](const std::vector<std::string>& forms) {
-    std::vector<std::string> result;
-    for (const auto& candidate : forms) {
-      if (impl_->is_lemma(candidate, pos) &&
-          std::find(result.begin(), result.end(), candidate) == result.end()) {
-        result.push_back(candidate);
-      }
-    }
-    return result;
-  };
-
-  const std::string word(form);
-  // 0. The exception list decides alone when it knows the form.
-  if (auto it = f.exceptions.find(word); it != f.exceptions.end()) {
-    std::vector<std::string> candidates = {word};
-    candidates.insert(candidates.end(), it->second.begin(), it->second.end());
-    return filter_forms(candidates);
-  }
-  // 1-2. One round of rules; the form itself counts too.
-  std::vector<std::string> forms = apply_rules({word});
-  std::vector<std::string> first_round = {word};
-  first_round.insert(first_round.end(), forms.begin(), forms.end());
-  if (auto results = filter_forms(first_round); !results.empty()) return results;
-  // 3. Keep applying rules until some form is a lemma.
-  while (!forms.empty()) {
-    forms = apply_rules(forms);
-    if (auto results = filter_forms(forms); !results.empty()) return results;
-  }
-  return {};
+  std::vector<Impl::Base> bases;
+  impl_->morphy(form, pos, bases);
+  std::vector<std::string> forms;
+  for (auto& base : bases) forms.push_back(std::move(base.form));
+  return forms;
 }
 
 std::vector<std::string> WordNet::synonyms(std::string_view word) const {
@@ -295,14 +393,15 @@ std::vector<std::string> WordNet::synonyms(std::string_view word) const {
   utf8::decode(word, decoded);
   const std::string lemma = utf8::encode(text::lower(decoded));
   std::vector<std::string> names;
+  std::vector<Impl::Base> bases;
+  std::vector<std::uint64_t> offsets;
   for (int p = 0; p < 4; ++p) {
     const auto pos = static_cast<Pos>(p);
-    for (const auto& base : morphy(lemma, pos)) {
-      for (std::uint64_t offset : synset_offsets(base, pos)) {
-        auto lemma_names = synset_lemma_names(pos, offset);
-        names.insert(names.end(), std::make_move_iterator(lemma_names.begin()),
-                     std::make_move_iterator(lemma_names.end()));
-      }
+    impl_->morphy(lemma, pos, bases);
+    for (const auto& base : bases) {
+      offsets.clear();
+      append_synset_offsets(base.index_line, offsets);
+      for (std::uint64_t offset : offsets) impl_->append_lemma_names(pos, offset, names);
     }
   }
   return names;

@@ -4,10 +4,10 @@
 // WordNetCorpusReader does (specs/meteor.md §2): `synsets(word)` goes through
 // NLTK's morphy for the parts of speech n, v, a, r in that order.
 //
-// Loading is cheap: the index.* files are memory-mapped and searched by
-// binary search over their line starts (they are sorted bytewise), data.*
-// lines are read at their byte offsets on demand, and only the small *.exc
-// files are parsed up front.
+// Loading only maps the files: nothing is parsed up front. index.* and *.exc
+// lines are found by bisecting the bytes of the file (their lines are sorted
+// by first field, as WordNet's own library requires), data.* lines are read at
+// their byte offsets on demand.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
