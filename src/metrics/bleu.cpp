@@ -64,20 +64,26 @@ std::vector<std::string> Bleu::stat_names() const {
 namespace {
 
 // A tokenized line: the tokenizer output (tokens joined by one space) and
-// its tokens as views into it.
+// its tokens as views into it, each with its TextHash (found in the same pass).
+struct Token {
+  std::u32string_view text;
+  std::uint64_t hash;
+};
 struct TokenizedLine {
   std::u32string text;
-  std::vector<std::u32string_view> tokens;
+  std::vector<Token> tokens;
 
   void assign(std::u32string tokenized) {
     text = std::move(tokenized);
     tokens.clear();
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-      if (i == text.size() || text[i] == U' ') {
-        if (i > start) tokens.emplace_back(text.data() + start, i - start);
-        start = i + 1;
-      }
+    const char32_t* p = text.data();
+    const char32_t* const end = p + text.size();
+    while (p != end) {
+      const char32_t* const start = p;
+      text::TextHash hash;
+      for (; p != end && *p != U' '; ++p) hash.add(*p);
+      if (p != start) tokens.push_back({std::u32string_view(start, static_cast<std::size_t>(p - start)), hash.value()});
+      if (p != end) ++p;
     }
   }
   std::size_t size() const { return tokens.size(); }
@@ -119,7 +125,7 @@ class NgramMatcher {
   void intern_hyp(const TokenizedLine& hyp, std::size_t max_order) {
     tokens_.clear();
     hyp_tokens_.resize(hyp.size());
-    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.tokens[i]);
+    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.tokens[i].text, hyp.tokens[i].hash);
     order_end_[1] = tokens_.size();
     ngrams_.clear(tokens_.size());  // n-gram ids follow the token ids
     ngrams_.reserve(hyp.size() * max_order);
@@ -136,7 +142,7 @@ class NgramMatcher {
 
   void add_reference(const TokenizedLine& ref, std::size_t max_order) {
     ref_tokens_.resize(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.tokens[i]);
+    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.tokens[i].text, ref.tokens[i].hash);
     current_.assign(ref_tokens_.begin(), ref_tokens_.end());
     found_.clear();
     for (std::size_t n = 1; n <= max_order && n <= ref.size(); ++n) {
