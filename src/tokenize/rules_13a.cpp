@@ -167,15 +167,25 @@ class PadSymbols {
   Next& next_;
 };
 
-// Characters that no rule reacts to when they follow such a character: not
-// padded (not a symbol), not a digit, not '.' or ','. In a run of them the
-// chain only delays each by one character (see run_rules). '\n' is left out
+// What the fast path of run_rules does with a character (see there).
+enum class FastKind : unsigned char { passive, symbol, other };
+
+// Passive: characters that no rule reacts to when they follow such a character:
+// not padded (not a symbol), not a digit, not '.' or ','. '\n' counts as other
 // so that the tokenizer can stop at it (it needs the line's replacements).
-constexpr bool is_passive_slow(char32_t c) {
-  return c >= 0x80 || (!kSymbols.contains(c) && !is_digit(c) && !is_period_or_comma(c) && c != U'\n');
+constexpr FastKind fast_kind_slow(char32_t c) {
+  if (kSymbols.contains(c)) return FastKind::symbol;
+  if (is_digit(c) || is_period_or_comma(c) || c == U'\n') return FastKind::other;
+  return FastKind::passive;
 }
-constexpr AsciiMask kPassiveAscii(is_passive_slow);
-EVALCLI_INLINE bool is_passive(char32_t c) { return c >= 0x80 || kPassiveAscii.contains(c); }
+struct FastKindTable {
+  FastKind kinds[128] = {};
+  constexpr FastKindTable() {
+    for (char32_t c = 0; c < 128; ++c) kinds[c] = fast_kind_slow(c);
+  }
+};
+constexpr FastKindTable kFastKinds;
+EVALCLI_INLINE FastKind fast_kind(char32_t c) { return c >= 0x80 ? FastKind::passive : kFastKinds.kinds[c]; }
 
 #undef EVALCLI_INLINE
 
@@ -196,18 +206,32 @@ std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, char3
   const char32_t* p = text.data();
   const char32_t* const end = p + text.size();
   while (p != end) {
-    // Fast path. When only the first pair rule holds a character, and it is
-    // neither '.' nor ',' (nor a digit: that rule never holds one), a passive
-    // character c makes the chain pass the held character through the other
-    // rules unchanged to the join and hold c instead: exactly what pad.put(c)
-    // does in that state, which it leaves unchanged.
+    // Fast path, for the state in which only the first pair rule holds a
+    // character h, and h is neither '.' nor ',' (nor a digit: that rule never
+    // holds one). In it, pad.put(c) does the following, and the state stays:
+    //  - c passive: h goes through the other rules unchanged to the join, and
+    //    the rule holds c;
+    //  - c a symbol (" c " after padding): h, ' ' and c reach the join, and the
+    //    rule holds the second ' '.
     if (after.has_pending() && !before.has_pending() && !dash.has_pending() &&
-        !is_period_or_comma(after.pending()) && is_passive(*p)) {
+        !is_period_or_comma(after.pending())) {
       char32_t held = after.pending();
-      do {
+      for (; p != end; ++p) {
+        const char32_t c = *p;
+        const FastKind kind = fast_kind(c);
+        if (kind == FastKind::other) break;
+        if constexpr (kStopAtReplacements) {
+          if (c == U'<' || c == U'&') break;
+        }
         join.put(held);
-        held = *p++;
-      } while (p != end && is_passive(*p));
+        if (kind == FastKind::symbol) {
+          join.put(U' ');
+          join.put(c);
+          held = U' ';
+        } else {
+          held = c;
+        }
+      }
       after.set_pending(held);
       if (p == end) break;
     }
