@@ -3,10 +3,13 @@
 #include "evalcli/metrics/meteor.hpp"
 
 #include <algorithm>
+#include <random>
 
 #include "evalcli/core/error.hpp"
 
+#include "evalcli/text/porter_stemmer.hpp"
 #include "evalcli/text/unicode.hpp"
+#include "evalcli/text/utf8.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -116,6 +119,79 @@ TEST_CASE("NLTK METEOR: statistics, mean and summed-statistics score", "[meteor]
   CHECK(summed.score(row) == summed.formula(5, row[3], 6, 6));
   CHECK(summed.signature().find("agg:summed-stats") != std::string::npos);
   CHECK(mean_metric.signature().find("meteor:nltk-3.8") != std::string::npos);
+}
+
+namespace {
+
+// NLTK's matcher on strings, written out plainly: every word lowercased,
+// stemmed and looked up again at each use.
+evalcli::NltkAlignment plain_alignment(const std::vector<std::u32string>& hyp_tokens,
+                                       const std::vector<std::u32string>& ref_tokens) {
+  static const WordNet wordnet(WordNet::default_dir());
+  static const evalcli::text::PorterStemmer stemmer(evalcli::text::PorterVariant::nltk);
+  using Enum = std::vector<std::pair<std::size_t, std::u32string>>;
+  Enum hyp, ref;
+  for (std::size_t i = 0; i < hyp_tokens.size(); ++i) hyp.emplace_back(i, evalcli::text::lower(hyp_tokens[i]));
+  for (std::size_t i = 0; i < ref_tokens.size(); ++i) ref.emplace_back(i, evalcli::text::lower(ref_tokens[i]));
+  std::vector<std::pair<std::size_t, std::size_t>> matches;
+  auto match = [&](auto equal) {
+    for (std::size_t i = hyp.size(); i-- > 0;) {
+      for (std::size_t j = ref.size(); j-- > 0;) {
+        if (equal(hyp[i].second, ref[j].second)) {
+          matches.emplace_back(hyp[i].first, ref[j].first);
+          hyp.erase(hyp.begin() + static_cast<std::ptrdiff_t>(i));
+          ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(j));
+          break;
+        }
+      }
+    }
+  };
+  match([](const std::u32string& a, const std::u32string& b) { return a == b; });
+  for (auto* list : {&hyp, &ref}) {
+    for (auto& word : *list) word.second = stemmer.stem(std::u32string_view(word.second));
+  }
+  match([](const std::u32string& a, const std::u32string& b) { return a == b; });
+  match([](const std::u32string& h, const std::u32string& r) {
+    if (h == r) return true;
+    for (const auto& name : wordnet.synonyms(evalcli::utf8::encode(h))) {
+      if (name.find('_') == std::string::npos && evalcli::utf8::decode_or_throw(name, "synonym") == r) return true;
+    }
+    return false;
+  });
+  std::sort(matches.begin(), matches.end());
+  std::size_t chunks = matches.empty() ? 0 : 1;
+  for (std::size_t i = 0; i + 1 < matches.size(); ++i) {
+    if (matches[i + 1].first != matches[i].first + 1 || matches[i + 1].second != matches[i].second + 1) ++chunks;
+  }
+  return {matches.size(), chunks, hyp_tokens.size(), ref_tokens.size()};
+}
+
+}  // namespace
+
+TEST_CASE("NLTK METEOR: interned matching equals plain string matching on random sentences", "[meteor]") {
+  // Words with case variants, inflections, synonyms (fast/quick/speedy,
+  // car/automobile), capitalised lemma names and non-ASCII forms.
+  const std::vector<std::u32string> vocabulary = {
+      U"the", U"The", U"THE", U"a", U"dog", U"dogs", U"Dogs", U"run", U"running", U"runs", U"ran",
+      U"fast", U"quick", U"speedy", U"quickly", U"car", U"cars", U"automobile", U"auto", U"machine",
+      U"us", U"US", U"america", U"United_States", U"big", U"large", U"bigger", U"great", U"jumped",
+      U"jumps", U"leap", U"happy", U"happier", U"glad", U"Straße", U"STRASSE", U"ǅemal", U"İstanbul",
+      U"children", U"child", U"kid", U"kids", U"went", U"go", U"goes", U"gone", U"1", U"-", U"n't"};
+  const NltkMeteor& metric = default_meteor();
+  std::mt19937 rng(1130);
+  for (int trial = 0; trial < 1500; ++trial) {
+    std::vector<std::u32string> hyp, ref;
+    for (std::size_t n = rng() % 12; n-- > 0;) hyp.push_back(vocabulary[rng() % vocabulary.size()]);
+    for (std::size_t n = rng() % 12; n-- > 0;) ref.push_back(vocabulary[rng() % vocabulary.size()]);
+    NltkAlignment got;
+    metric.sentence_score(hyp, ref, &got);
+    const NltkAlignment expected = plain_alignment(hyp, ref);
+    INFO("trial " << trial);
+    REQUIRE(got.matches == expected.matches);
+    REQUIRE(got.chunks == expected.chunks);
+    REQUIRE(got.hyp_len == expected.hyp_len);
+    REQUIRE(got.ref_len == expected.ref_len);
+  }
 }
 
 TEST_CASE("evalcli meteor: edge corpus through the CLI", "[meteor][cli]") {

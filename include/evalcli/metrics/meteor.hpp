@@ -7,11 +7,11 @@
 //    sentences; the corpus score is the mean of the segment scores, and an
 //    evalcli extension computes the same formula from summed statistics.
 //  * Meteor15 (metrics/meteor15.hpp): CMU METEOR 1.5 (Java).
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "evalcli/metrics/metric.hpp"
@@ -73,18 +73,22 @@ class NltkMeteor : public Metric {
   const NltkMeteorOptions& options() const { return options_; }
 
  private:
-  std::vector<std::u32string> tokens(std::u32string_view line) const;
-  const std::u32string& cached_stem(const std::u32string& word) const;
-  const std::vector<std::u32string>& cached_synonyms(const std::u32string& stem) const;
+  // Word forms interned to ids (equal ids <=> equal strings), with their
+  // memoised stems and synonym sets; defined in nltk_meteor.cpp.
+  struct Lexicon;
+  using FormIds = std::vector<std::uint32_t>;
+
+  FormIds lowercased_form_ids(std::u32string_view line) const;
+  double score_forms(const FormIds& hyp, const FormIds& ref, NltkAlignment* alignment) const;
+  const std::vector<std::uint32_t>& synonym_ids(std::uint32_t stem) const;
 
   NltkMeteorOptions options_;
   std::unique_ptr<TextPipeline> pipeline_;
   text::PorterStemmer stemmer_{text::PorterVariant::nltk};
   std::unique_ptr<WordNet> wordnet_;
-  // Memoised stems and synonym sets (segment_stats must stay thread-safe).
-  mutable std::mutex cache_mutex_;
-  mutable std::unordered_map<std::u32string, std::u32string> stem_cache_;
-  mutable std::unordered_map<std::u32string, std::vector<std::u32string>> synonym_cache_;
+  // segment_stats must stay thread-safe: the lexicon grows under this lock.
+  mutable std::mutex lexicon_mutex_;
+  std::unique_ptr<Lexicon> lexicon_;
 };
 
 }  // namespace evalcli

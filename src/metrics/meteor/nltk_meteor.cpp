@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/meteor.hpp"
+#include "evalcli/text/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -14,8 +17,8 @@ namespace evalcli {
 namespace {
 
 struct Word {
-  std::size_t index;    // position in the original sentence
-  std::u32string form;  // lowercased, later stemmed
+  std::size_t index;   // position in the original sentence
+  std::uint32_t form;  // lexicon id of the lowercased form, later of its stem
 };
 using Words = std::vector<Word>;
 using MatchPairs = std::vector<std::pair<std::size_t, std::size_t>>;  // (hyp index, ref index)
@@ -46,10 +49,10 @@ std::size_t count_chunks(const MatchPairs& matches) {
   return chunks;
 }
 
-Words enumerate_lowercased(const std::vector<std::u32string>& tokens) {
+Words enumerate(const std::vector<std::uint32_t>& forms) {
   Words words;
-  words.reserve(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) words.push_back({i, text::lower(tokens[i])});
+  words.reserve(forms.size());
+  for (std::size_t i = 0; i < forms.size(); ++i) words.push_back({i, forms[i]});
   return words;
 }
 
@@ -57,8 +60,44 @@ std::string format_param(double value) { return fmt::format("{}", value); }
 
 }  // namespace
 
+// Every string the matcher compares, interned once: tokens map to the id of
+// their lowercased form, forms to the id of their Porter stem, stems to the
+// sorted ids of NLTK's synonym set. Ids are equal exactly when the strings
+// are, so matching compares integers, and each distinct word is lowercased,
+// stemmed and looked up in WordNet once per run.
+struct NltkMeteor::Lexicon {
+  static constexpr std::uint32_t kUnknown = text::StringInterner::kAbsent;
+
+  std::deque<std::u32string> token_texts;  // the interners hold views of these
+  text::StringInterner tokens;
+  std::vector<std::uint32_t> token_form;  // token id -> form id
+
+  std::deque<std::u32string> form_texts;
+  text::StringInterner forms;
+  std::vector<std::uint32_t> stem;  // form id -> form id of its stem, or kUnknown
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> synonyms;  // stem form id -> sorted form ids
+
+  std::uint32_t form_id(std::u32string&& form) {
+    const std::uint32_t id = forms.find(form);
+    if (id != kUnknown) return id;
+    form_texts.push_back(std::move(form));
+    stem.push_back(kUnknown);
+    return forms.id(form_texts.back());
+  }
+  std::uint32_t lowercased_form_id(std::u32string_view token) {
+    const std::uint32_t id = tokens.find(token);
+    if (id != kUnknown) return token_form[id];
+    token_texts.emplace_back(token);
+    tokens.id(token_texts.back());
+    token_form.push_back(form_id(text::lower(token)));
+    return token_form.back();
+  }
+};
+
 NltkMeteor::NltkMeteor(NltkMeteorOptions options)
-    : options_(std::move(options)), pipeline_(std::make_unique<TextPipeline>(options_.text)) {
+    : options_(std::move(options)),
+      pipeline_(std::make_unique<TextPipeline>(options_.text)),
+      lexicon_(std::make_unique<Lexicon>()) {
   if (options_.synonyms) wordnet_ = std::make_unique<WordNet>(options_.wordnet_dir);
 }
 
@@ -68,35 +107,13 @@ std::vector<std::string> NltkMeteor::stat_names() const {
   return {"score_sum", "segments", "matches", "chunks", "hyp_len", "ref_len"};
 }
 
-std::vector<std::u32string> NltkMeteor::tokens(std::u32string_view line) const {
+// The pipeline's tokens of `line`, lowercased, as lexicon ids.
+NltkMeteor::FormIds NltkMeteor::lowercased_form_ids(std::u32string_view line) const {
   const std::u32string processed = pipeline_->process(line);
-  std::vector<std::u32string> out;
-  for (auto token : text::split(processed)) out.emplace_back(token);
-  return out;
-}
-
-const std::u32string& NltkMeteor::cached_stem(const std::u32string& word) const {
-  std::lock_guard lock(cache_mutex_);
-  auto it = stem_cache_.find(word);
-  if (it == stem_cache_.end()) it = stem_cache_.emplace(word, stemmer_.stem(std::u32string_view(word))).first;
-  return it->second;
-}
-
-// NLTK's set of lemma names (without '_') of wordnet.synsets(stem), plus the stem itself; sorted.
-const std::vector<std::u32string>& NltkMeteor::cached_synonyms(const std::u32string& stem) const {
-  std::lock_guard lock(cache_mutex_);
-  auto it = synonym_cache_.find(stem);
-  if (it != synonym_cache_.end()) return it->second;
-  std::vector<std::u32string> names{stem};
-  for (const auto& name : wordnet_->synonyms(utf8::encode(stem))) {
-    if (name.find('_') != std::string::npos) continue;
-    std::u32string decoded;
-    utf8::decode(name, decoded);
-    names.push_back(std::move(decoded));
-  }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return synonym_cache_.emplace(stem, std::move(names)).first->second;
+  FormIds ids;
+  std::lock_guard lock(lexicon_mutex_);
+  for (auto token : text::split(processed)) ids.push_back(lexicon_->lowercased_form_id(token));
+  return ids;
 }
 
 double NltkMeteor::formula(double matches, double chunks, double hyp_len, double ref_len) const {
@@ -114,20 +131,40 @@ double NltkMeteor::formula(double matches, double chunks, double hyp_len, double
 
 double NltkMeteor::sentence_score(const std::vector<std::u32string>& hyp_tokens,
                                   const std::vector<std::u32string>& ref_tokens, NltkAlignment* alignment) const {
-  Words hyp = enumerate_lowercased(hyp_tokens);
-  Words ref = enumerate_lowercased(ref_tokens);
+  FormIds hyp, ref;
+  {
+    std::lock_guard lock(lexicon_mutex_);
+    for (const auto& token : hyp_tokens) hyp.push_back(lexicon_->lowercased_form_id(token));
+    for (const auto& token : ref_tokens) ref.push_back(lexicon_->lowercased_form_id(token));
+  }
+  return score_forms(hyp, ref, alignment);
+}
+
+double NltkMeteor::score_forms(const FormIds& hyp_forms, const FormIds& ref_forms, NltkAlignment* alignment) const {
+  Words hyp = enumerate(hyp_forms);
+  Words ref = enumerate(ref_forms);
   MatchPairs matches;
   const auto same_form = [](const Word& h, const Word& r) { return h.form == r.form; };
   greedy_match(hyp, ref, matches, same_form);
+  Lexicon& lexicon = *lexicon_;
   if (options_.stem) {
     // The stemmed forms stay in the lists for the synonym stage.
-    for (auto& word : hyp) word.form = cached_stem(word.form);
-    for (auto& word : ref) word.form = cached_stem(word.form);
+    std::lock_guard lock(lexicon_mutex_);
+    for (Words* words : {&hyp, &ref}) {
+      for (auto& word : *words) {
+        if (lexicon.stem[word.form] == Lexicon::kUnknown) {
+          const std::uint32_t stem = lexicon.form_id(stemmer_.stem(std::u32string_view(lexicon.form_texts[word.form])));
+          lexicon.stem[word.form] = stem;
+        }
+        word.form = lexicon.stem[word.form];
+      }
+    }
     greedy_match(hyp, ref, matches, same_form);
   }
-  if (options_.synonyms) {
+  if (options_.synonyms && !ref.empty()) {
+    std::lock_guard lock(lexicon_mutex_);
     for (std::size_t i = hyp.size(); i-- > 0;) {
-      const auto& synonyms = cached_synonyms(hyp[i].form);
+      const auto& synonyms = synonym_ids(hyp[i].form);
       for (std::size_t j = ref.size(); j-- > 0;) {
         if (std::binary_search(synonyms.begin(), synonyms.end(), ref[j].form)) {
           matches.emplace_back(hyp[i].index, ref[j].index);
@@ -140,19 +177,38 @@ double NltkMeteor::sentence_score(const std::vector<std::u32string>& hyp_tokens,
   }
   std::sort(matches.begin(), matches.end());
   const std::size_t chunks = matches.empty() ? 0 : count_chunks(matches);
-  if (alignment != nullptr) *alignment = {matches.size(), chunks, hyp_tokens.size(), ref_tokens.size()};
+  if (alignment != nullptr) *alignment = {matches.size(), chunks, hyp_forms.size(), ref_forms.size()};
   return formula(static_cast<double>(matches.size()), static_cast<double>(chunks),
-                 static_cast<double>(hyp_tokens.size()), static_cast<double>(ref_tokens.size()));
+                 static_cast<double>(hyp_forms.size()), static_cast<double>(ref_forms.size()));
+}
+
+// NLTK's set of lemma names (without '_') of wordnet.synsets(stem), plus the
+// stem itself, as sorted lexicon ids. Called with lexicon_mutex_ held.
+const std::vector<std::uint32_t>& NltkMeteor::synonym_ids(std::uint32_t stem) const {
+  Lexicon& lexicon = *lexicon_;
+  auto it = lexicon.synonyms.find(stem);
+  if (it != lexicon.synonyms.end()) return it->second;
+  std::vector<std::uint32_t> ids{stem};
+  std::u32string decoded;
+  for (const auto& name : wordnet_->synonyms(utf8::encode(lexicon.form_texts[stem]))) {
+    if (name.find('_') != std::string::npos) continue;
+    decoded.clear();
+    utf8::decode(name, decoded);
+    ids.push_back(lexicon.form_id(std::move(decoded)));
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return lexicon.synonyms.emplace(stem, std::move(ids)).first->second;
 }
 
 void NltkMeteor::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
-  const auto hyp_tokens = tokens(hyp);
+  const FormIds hyp_forms = lowercased_form_ids(hyp);
   double best = 0;
-  NltkAlignment best_alignment{0, 0, hyp_tokens.size(), 0};
+  NltkAlignment best_alignment{0, 0, hyp_forms.size(), 0};
   bool first = true;
   for (const auto& ref : refs) {
     NltkAlignment alignment;
-    const double score = sentence_score(hyp_tokens, tokens(ref), &alignment);
+    const double score = score_forms(hyp_forms, lowercased_form_ids(ref), &alignment);
     if (first || score > best) {  // Python max(): the first maximum wins
       best = score;
       best_alignment = alignment;
