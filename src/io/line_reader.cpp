@@ -37,7 +37,7 @@ LineReader::LineReader(const std::string& path) : name_(path) {
   }
   check_readable_file(path);
   constexpr std::size_t kBufferSize = 1 << 20;
-  buffer_ = std::make_unique<char[]>(kBufferSize);
+  buffer_ = std::make_unique_for_overwrite<char[]>(kBufferSize);  // not zeroed: only the part a read fills is ever touched
   file_ = std::make_unique<std::ifstream>();
   file_->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
   file_->open(path, std::ios::binary);
