@@ -52,25 +52,20 @@ io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
   return io::read_plain_captions(make_corpus_spec(o.input, io.in));
 }
 
-// Tokenizes every caption the way the reference tools do: PTB sees the
-// captions of one batch (all references, then all hypotheses of a system) as
-// consecutive lines, which matters for its look-ahead rules.
-std::vector<std::u32string> tokenize_batch(const TextPipeline& pipeline, const std::vector<std::u32string>& lines) {
-  if (!pipeline.has_normalizers() && !pipeline.lowercase()) {
-    if (pipeline.tokenizer().name() == "ptb") return tokenizers::ptb_tokenize_batch(lines);
-    std::vector<std::u32string> out;
-    out.reserve(lines.size());
-    for (const auto& line : lines) out.push_back(pipeline.tokenizer().tokenize(line));
-    return out;
+// Tokenizes every caption the way the reference tools do, in place (each
+// line's old text is freed as its tokenized form arrives, so the memory is
+// reused): PTB sees the captions of one batch (all references, then all
+// hypotheses of a system) as consecutive lines, which matters for its
+// look-ahead rules.
+void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& lines) {
+  if (pipeline.has_normalizers() || pipeline.lowercase()) {
+    for (auto& line : lines) line = pipeline.normalize(line);
   }
-  std::vector<std::u32string> normalized;
-  normalized.reserve(lines.size());
-  for (const auto& line : lines) normalized.push_back(pipeline.normalize(line));
-  if (pipeline.tokenizer().name() == "ptb") return tokenizers::ptb_tokenize_batch(normalized);
-  std::vector<std::u32string> out;
-  out.reserve(lines.size());
-  for (const auto& line : normalized) out.push_back(pipeline.tokenizer().tokenize(line));
-  return out;
+  if (pipeline.tokenizer().name() == "ptb") {
+    lines = tokenizers::ptb_tokenize_batch(lines);
+    return;
+  }
+  for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);
 }
 
 void run_cider(const CiderCommandOptions& o, Streams& io) {
@@ -85,15 +80,21 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
 
   // Pass 1: tokenize and count document frequencies over the references.
-  std::vector<std::u32string> all_refs;
-  for (const auto& item : set.items) all_refs.insert(all_refs.end(), item.refs.begin(), item.refs.end());
-  const std::vector<std::u32string> tokenized_refs = tokenize_batch(*pipeline, all_refs);
+  // The captions move out of `set` (only their counts are used later).
+  std::vector<std::u32string> tokenized_refs;
+  std::size_t ref_count = 0;
+  for (const auto& item : set.items) ref_count += item.refs.size();
+  tokenized_refs.reserve(ref_count);
+  for (auto& item : set.items) {
+    for (auto& ref : item.refs) tokenized_refs.push_back(std::move(ref));
+  }
+  tokenize_batch(*pipeline, tokenized_refs);
   std::vector<std::vector<std::u32string>> tokenized_hyps(set.system_names.size());
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    std::vector<std::u32string> hyps;
+    auto& hyps = tokenized_hyps[s];
     hyps.reserve(set.items.size());
-    for (const auto& item : set.items) hyps.push_back(item.hyps[s]);
-    tokenized_hyps[s] = tokenize_batch(*pipeline, hyps);
+    for (auto& item : set.items) hyps.push_back(std::move(item.hyps[s]));
+    tokenize_batch(*pipeline, hyps);
   }
   CiderCorpus corpus(options);
   {
@@ -109,11 +110,14 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
     corpus.reserve(set.items.size(), sentences, words);
   }
   std::size_t ref_at = 0;
-  std::vector<std::u32string> refs, hyps;
+  std::vector<std::u32string> hyps;
   for (std::size_t i = 0; i < set.items.size(); ++i) {
-    refs.assign(tokenized_refs.begin() + static_cast<std::ptrdiff_t>(ref_at),
-                tokenized_refs.begin() + static_cast<std::ptrdiff_t>(ref_at + set.items[i].refs.size()));
+    const std::span<const std::u32string> refs(tokenized_refs.data() + ref_at, set.items[i].refs.size());
     ref_at += set.items[i].refs.size();
+    if (tokenized_hyps.size() == 1) {
+      corpus.add_document(refs, std::span<const std::u32string>(&tokenized_hyps[0][i], 1));
+      continue;
+    }
     hyps.clear();
     for (const auto& system : tokenized_hyps) hyps.push_back(system[i]);
     corpus.add_document(refs, hyps);

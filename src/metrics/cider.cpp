@@ -221,7 +221,7 @@ class SentenceStore {
     counts_.reserve(ngrams);
     offsets_.reserve(sentences * (max_n_ + 1));
     sentences_.reserve(sentences);
-    table.reserve(ngrams / 2);  // distinct n-grams: about half the occurrences in captions
+    table.reserve(ngrams / 4);  // distinct n-grams: about a quarter of the occurrences in captions
   }
   // [first, last) positions of sentence `s`'s order-k n-grams (k from 0).
   std::uint32_t begin(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k]; }
@@ -398,7 +398,7 @@ struct CiderCorpus::Impl {
     for (std::uint32_t r = doc.first_ref; r < doc.first_ref + doc.ref_count; ++r) {
       for (std::uint32_t pos = store.begin(r, 0); pos < store.end(r, max_n - 1); ++pos) {
         const std::uint32_t id = store.id(pos);
-        if (id >= df_entries.size()) df_entries.resize(static_cast<std::size_t>(id) * 2 + 1024);
+        if (id >= df_entries.size()) df_entries.resize(std::max(store.table.size(), df_entries.size() * 3 / 2));
         DfEntry& entry = df_entries[id];
         if (entry.last_document != stamp) {
           entry.last_document = stamp;
@@ -416,8 +416,8 @@ CiderCorpus::CiderCorpus(CiderOptions options) {
 
 CiderCorpus::~CiderCorpus() = default;
 
-void CiderCorpus::add_document(const std::vector<std::u32string>& tokenized_refs,
-                               const std::vector<std::u32string>& tokenized_hyps) {
+void CiderCorpus::add_document(std::span<const std::u32string> tokenized_refs,
+                               std::span<const std::u32string> tokenized_hyps) {
   Impl& d = *impl_;
   Impl::Document doc;
   doc.ref_count = static_cast<std::uint32_t>(tokenized_refs.size());

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,8 +70,11 @@ class CiderCorpus {
 
   // Pass 1: one document = the tokenized references of one item and its hypotheses
   // (one per system). `hyps` may be empty when only document frequencies are wanted.
+  void add_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps);
   void add_document(const std::vector<std::u32string>& tokenized_refs,
-                    const std::vector<std::u32string>& tokenized_hyps);
+                    const std::vector<std::u32string>& tokenized_hyps) {
+    add_document(std::span<const std::u32string>(tokenized_refs), std::span<const std::u32string>(tokenized_hyps));
+  }
   std::size_t documents() const;
   // Optional: pre-sizes the tables (`words` = total words of all sentences).
   void reserve(std::size_t documents, std::size_t sentences, std::size_t words);
