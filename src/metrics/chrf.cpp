@@ -40,16 +40,19 @@ std::vector<std::u32string_view> chrf_words(std::u32string_view line) {
 
 namespace {
 
-// Every distinct n-gram of one segment (hypothesis and references) gets a
-// dense id from a PairInterner: (id of its first n-1 items, last item).
-// Unigrams use a root "prefix" that no id can equal.
+// Every distinct n-gram of the hypothesis gets a dense id from a PairInterner:
+// (id of its first n-1 items, last item). Unigrams use a root "prefix" that no
+// id can equal. Reference n-grams are only looked up: one the hypothesis lacks
+// cannot match, nor can any longer n-gram starting with it.
 constexpr std::uint32_t kCharRoot = 0xFFFFFFFFu;  // "previous id" of a character unigram
 constexpr std::uint32_t kWordRoot = 0xFFFFFFFEu;  // ... of a word unigram
 
 // N-gram ids of one side (hypothesis or one reference): ids[order] lists the
-// ids of every n-gram of that order, in position order.
+// ids of the n-grams of that order, in position order (for a reference, only
+// of those the hypothesis has), totals[order] how many n-grams it has.
 struct SideNgrams {
   std::vector<std::vector<std::uint32_t>> ids;
+  std::vector<std::size_t> totals;
 };
 
 // Appends, for orders 1..max_order, the n-gram ids of `items`.
@@ -65,6 +68,28 @@ void extract_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, in
     for (std::size_t i = 0; i < count; ++i) {
       prefix[i] = interner.id(prefix[i], items[i + n - 1]);
       out[i] = prefix[i];
+    }
+  }
+}
+
+// Like extract_ngrams, but only looks n-grams up (a reference): ids holds the
+// ids of those found, totals the number of n-grams of each order.
+void find_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, int max_order,
+                 const text::PairInterner& interner, SideNgrams& side, std::size_t first_slot,
+                 std::vector<std::uint32_t>& prefix) {
+  constexpr std::uint32_t kAbsent = text::PairInterner::kAbsent;
+  prefix.resize(items.size());  // prefix[i]: id of the (n-1)-gram starting at i, or kAbsent
+  for (int n = 1; n <= max_order; ++n) {
+    const std::size_t slot = first_slot + static_cast<std::size_t>(n - 1);
+    auto& out = side.ids[slot];
+    const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
+    side.totals[slot] = count;
+    out.clear();
+    for (std::size_t i = 0; i < count; ++i) {
+      // (the root may equal kAbsent, so order 1 does not test the prefix)
+      if (n > 1 && prefix[i] == kAbsent) continue;
+      prefix[i] = interner.find(n == 1 ? root : prefix[i], items[i + n - 1]);
+      if (prefix[i] != kAbsent) out.push_back(prefix[i]);
     }
   }
 }
@@ -117,10 +142,12 @@ namespace {
 // tokenizer, the n-grams are those of the tokenizer's output text (tokens joined by
 // one space), taken as SacreBLEU takes them from any text: the same numbers as
 // `evalcli tokenize ... | sacrebleu -m chrf`.
-void line_ngrams(std::u32string_view line, const ChrfOptions& options, const TextPipeline& pipeline,
+// The hypothesis (`is_hyp`) interns its n-grams, a reference looks them up.
+void line_ngrams(std::u32string_view line, bool is_hyp, const ChrfOptions& options, const TextPipeline& pipeline,
                  Workspace& ws, SideNgrams& side) {
   const auto nc = static_cast<std::size_t>(options.char_order);
   side.ids.resize(nc + static_cast<std::size_t>(options.word_order));
+  side.totals.resize(side.ids.size());
   if (!options.tokenizer.empty()) {
     line = ws.keep_alive.emplace_back(pipeline.process(line));
   } else if (pipeline.has_normalizers() || pipeline.lowercase()) {
@@ -130,12 +157,22 @@ void line_ngrams(std::u32string_view line, const ChrfOptions& options, const Tex
   for (char32_t c : line) {
     if (options.whitespace || !text::is_space(c)) ws.items.push_back(static_cast<std::uint32_t>(c));
   }
-  extract_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
+  if (is_hyp) {
+    extract_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
+  } else {
+    find_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side, 0, ws.prefix);
+  }
   if (options.word_order == 0) return;
 
   ws.items.clear();
-  for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.id(word));
-  extract_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
+  if (is_hyp) {
+    for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.id(word));
+    extract_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
+  } else {
+    // A word the hypothesis lacks is kAbsent, which no hypothesis unigram has as its item.
+    for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.find(word));
+    find_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, side, nc, ws.prefix);
+  }
 }
 
 }  // namespace
@@ -148,11 +185,11 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   ws.keep_alive.clear();
   std::fill(out, out + 3 * orders, 0.0);
   if (refs.empty()) return;
-  line_ngrams(hyp, options_, *pipeline_, ws, ws.hyp);
+  line_ngrams(hyp, true, options_, *pipeline_, ws, ws.hyp);
   ws.stats.assign(3 * orders, 0.0);
   double best_f = -1.0;
   for (const auto& ref : refs) {
-    line_ngrams(ref, options_, *pipeline_, ws, ws.ref);
+    line_ngrams(ref, false, options_, *pipeline_, ws, ws.ref);
     // Every entry is zero between uses (the loop below resets what it counts).
     if (ws.ref_counts.size() < ws.ngrams.next_id()) ws.ref_counts.resize(ws.ngrams.next_id(), 0);
     for (std::size_t k = 0; k < orders; ++k) {
@@ -161,16 +198,17 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
       for (auto id : ref_ids) ++ws.ref_counts[id];
       // sum over distinct hyp n-grams of min(hyp count, ref count)
       std::size_t match = 0;
-      for (auto id : hyp_ids) {
-        if (ws.ref_counts[id] > 0) {
-          --ws.ref_counts[id];
-          ++match;
-        }
+      for (auto id : hyp_ids) {  // without a branch: whether it matches is a coin toss
+        const std::uint32_t left = ws.ref_counts[id];
+        const std::uint32_t matched = left > 0 ? 1 : 0;
+        ws.ref_counts[id] = left - matched;
+        match += matched;
       }
       for (auto id : ref_ids) ws.ref_counts[id] = 0;
       // The hypothesis count is reported as 0 when the reference has no n-gram of this order.
-      ws.stats[3 * k] = ref_ids.empty() ? 0.0 : static_cast<Stat>(hyp_ids.size());
-      ws.stats[3 * k + 1] = static_cast<Stat>(ref_ids.size());
+      const std::size_t ref_total = ws.ref.totals[k];
+      ws.stats[3 * k] = ref_total == 0 ? 0.0 : static_cast<Stat>(hyp_ids.size());
+      ws.stats[3 * k + 1] = static_cast<Stat>(ref_total);
       ws.stats[3 * k + 2] = static_cast<Stat>(match);
     }
     const double f = score(ws.stats);

@@ -1,6 +1,9 @@
 // Expected values come from SacreBLEU 2.6.0 (sacrebleu.metrics.CHRF) run by hand.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <random>
+
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -165,4 +168,93 @@ TEST_CASE("evalcli chrf --tokenize: the signature reproduces the run", "[chrf][c
   const auto orphan = evalcli::test::run_cli(
       {"chrf", ref.path(), "-i", hyp.path(), "--signature", "chrF2|nrefs:1|ngrams:tok-text-v1"});
   CHECK(orphan.exit_code == 2);
+}
+
+namespace {
+
+// SacreBLEU's chrF statistics written plainly: n-grams as strings counted in
+// maps, for every reference, the one with the best sentence F kept.
+std::vector<Stat> plain_chrf_stats(const Chrf& chrf, const std::u32string& hyp, const std::vector<std::u32string>& refs) {
+  const ChrfOptions& o = chrf.options();
+  using Counts = std::map<std::vector<std::u32string>, int>;
+  auto count = [](const std::vector<std::u32string>& items, int n) {
+    Counts counts;
+    for (std::size_t i = 0; i + static_cast<std::size_t>(n) <= items.size(); ++i) {
+      ++counts[std::vector<std::u32string>(items.begin() + static_cast<long>(i), items.begin() + static_cast<long>(i) + n)];
+    }
+    return counts;
+  };
+  auto sides = [&](const std::u32string& line) {
+    std::vector<std::u32string> chars, words;
+    for (char32_t c : evalcli::chrf_char_text(line, o.whitespace)) chars.emplace_back(1, c);
+    for (auto w : evalcli::chrf_words(line)) words.emplace_back(w);
+    std::vector<Counts> all;
+    for (int n = 1; n <= o.char_order; ++n) all.push_back(count(chars, n));
+    for (int n = 1; n <= o.word_order; ++n) all.push_back(count(words, n));
+    return all;
+  };
+  auto total = [](const Counts& counts) {
+    int sum = 0;
+    for (const auto& [gram, k] : counts) sum += k;
+    return sum;
+  };
+  const auto hyp_counts = sides(hyp);
+  std::vector<Stat> best(chrf.num_stats(), 0.0);
+  double best_f = -1;
+  for (const auto& ref : refs) {
+    const auto ref_counts = sides(ref);
+    std::vector<Stat> row;
+    for (std::size_t k = 0; k < hyp_counts.size(); ++k) {
+      int match = 0;
+      for (const auto& [gram, h] : hyp_counts[k]) {
+        const auto found = ref_counts[k].find(gram);
+        if (found != ref_counts[k].end()) match += std::min(h, found->second);
+      }
+      const int ref_total = total(ref_counts[k]);
+      row.push_back(ref_total == 0 ? 0 : total(hyp_counts[k]));
+      row.push_back(ref_total);
+      row.push_back(match);
+    }
+    if (const double f = chrf.score(row); f > best_f) {
+      best_f = f;
+      best = row;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("chrF statistics equal a plain n-gram count on random text", "[chrf]") {
+  // Few distinct characters and words, so n-grams repeat within and across lines.
+  const std::vector<std::u32string> pieces = {U"a", U"b", U"ab", U"\u00e4", U"\u4e2d", U" ", U" ", U"\u00a0",
+                                              U"\t", U".", U",", U"!", U"(", U"1"};
+  std::mt19937 random(20261130);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<int> length(0, 30);
+  std::uniform_int_distribution<int> ref_count(1, 3);
+  auto line = [&] {
+    std::u32string text;
+    for (int k = length(random); k > 0; --k) text += pieces[pick(random)];
+    return text;
+  };
+  std::vector<ChrfOptions> configurations(4);
+  configurations[1].word_order = 2;
+  configurations[2].char_order = 4;
+  configurations[2].word_order = 3;
+  configurations[2].whitespace = true;
+  configurations[3].char_order = 0;
+  configurations[3].word_order = 2;
+  for (const auto& options : configurations) {
+    const Chrf chrf(options);
+    for (int i = 0; i < 1500; ++i) {
+      const std::u32string hyp = line();
+      std::vector<std::u32string> refs;
+      for (int r = ref_count(random); r > 0; --r) refs.push_back(line());
+      std::vector<Stat> ours(chrf.num_stats());
+      chrf.segment_stats(hyp, refs, ours.data());
+      INFO("hyp: [" << evalcli::utf8::encode(hyp) << "] first ref: [" << evalcli::utf8::encode(refs[0]) << "]");
+      REQUIRE(ours == plain_chrf_stats(chrf, hyp, refs));
+    }
+  }
 }
