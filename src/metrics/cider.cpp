@@ -3,8 +3,14 @@
 #include "evalcli/metrics/cider.hpp"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
@@ -60,41 +66,129 @@ constexpr std::uint32_t kNoPrefix = 0xFFFFFFFFu;
 // pycocoevalcap writes `np.e ** x`, i.e. C pow() with this base (not exp()).
 constexpr double kE = 2.718281828459045;
 
+// Large tables (the n-gram hash table, the per-occurrence arrays: several MB
+// for a COCO-sized corpus) come straight from mmap(), 2 MiB-aligned, with
+// transparent huge pages asked for: that spares a page fault per 4 KiB and
+// most TLB misses of the random look-ups. The kernel may ignore the advice;
+// the contents are the same either way. Fresh pages are zero-filled.
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kSmallPage = 4096;
+
+std::size_t round_up(std::size_t bytes, std::size_t unit) { return (bytes + unit - 1) / unit * unit; }
+
+void* map_huge_zeroed(std::size_t bytes) {
+  const std::size_t length = round_up(bytes, kSmallPage);
+  void* p = ::mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  char* base = static_cast<char*>(p);
+  char* aligned = base + (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
+  if (aligned > base) ::munmap(base, static_cast<std::size_t>(aligned - base));
+  const std::size_t tail = static_cast<std::size_t>(base + length + kHugePage - (aligned + length));
+  if (tail > 0) ::munmap(aligned + length, tail);
+  ::madvise(aligned, length, MADV_HUGEPAGE);
+  return aligned;
+}
+
+void unmap_huge(void* p, std::size_t bytes) { ::munmap(p, round_up(bytes, kSmallPage)); }
+
+// std::allocator, except that blocks of 2 MiB and more come from map_huge_zeroed().
+template <typename T>
+struct LargeTableAllocator {
+  using value_type = T;
+  LargeTableAllocator() = default;
+  template <typename U>
+  LargeTableAllocator(const LargeTableAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n * sizeof(T) < kHugePage) return std::allocator<T>().allocate(n);
+    return static_cast<T*>(map_huge_zeroed(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n * sizeof(T) < kHugePage) {
+      std::allocator<T>().deallocate(p, n);
+    } else {
+      unmap_huge(p, n * sizeof(T));
+    }
+  }
+  template <typename U>
+  bool operator==(const LargeTableAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+template <typename T>
+using LargeVector = std::vector<T, LargeTableAllocator<T>>;
+
+// The slots of a FlatIdMap: zero-filled, huge pages when large.
+class ZeroedPages {
+ public:
+  ZeroedPages() = default;
+  explicit ZeroedPages(std::size_t bytes) : size_(bytes) {
+    if (bytes >= kHugePage) {
+      data_ = map_huge_zeroed(bytes);
+    } else if (bytes > 0) {
+      data_ = std::calloc(bytes, 1);
+      if (data_ == nullptr) throw std::bad_alloc();
+    }
+  }
+  ~ZeroedPages() {
+    if (size_ >= kHugePage) {
+      unmap_huge(data_, size_);
+    } else {
+      std::free(data_);
+    }
+  }
+  ZeroedPages(ZeroedPages&& other) noexcept { swap(other); }
+  ZeroedPages& operator=(ZeroedPages&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  void* data() const { return data_; }
+
+ private:
+  void swap(ZeroedPages& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 // Open-addressing hash map from a 64-bit key to a 32-bit id (the n-gram table
-// is the hot path: a few million look-ups for a COCO-sized corpus).
+// is the hot path: a few million look-ups for a COCO-sized corpus). Slots hold
+// the key's complement so that all-zero memory is an empty table (no key is
+// all ones: word ids stay below 2^32 - 1, word hashes below 2^63).
 class FlatIdMap {
  public:
   FlatIdMap() { rehash(1024); }
   // Makes room for `count` keys without further rehashing.
   void reserve(std::size_t count) {
-    std::size_t capacity = slots_.size();
+    std::size_t capacity = capacity_;
     while (capacity * 3 < count * 4) capacity *= 2;
-    if (capacity > slots_.size()) rehash(capacity);
+    if (capacity > capacity_) rehash(capacity);
   }
   // Starts loading the slot of `key` into the cache (look-ups are memory bound;
   // issuing all of a sentence's look-ups first overlaps their cache misses).
   void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[hash(key) & mask_]); }
   // The id stored for `key`, or `next_id` after inserting it (`inserted` says which).
   std::uint32_t find_or_insert(std::uint64_t key, std::uint32_t next_id, bool& inserted) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
+    if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ * 2);
+    const std::uint64_t stored = ~key;
     std::size_t at = hash(key) & mask_;
-    while (slots_[at].key != kEmpty) {
-      if (slots_[at].key == key) {
+    while (slots_[at].stored_key != 0) {
+      if (slots_[at].stored_key == stored) {
         inserted = false;
         return slots_[at].value;
       }
       at = (at + 1) & mask_;
     }
-    slots_[at] = Slot{key, next_id};
+    slots_[at] = Slot{stored, next_id};
     ++size_;
     inserted = true;
     return next_id;
   }
 
  private:
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
   struct Slot {
-    std::uint64_t key;
+    std::uint64_t stored_key;  // ~key; 0 = empty
     std::uint32_t value;
   };
   static std::size_t hash(std::uint64_t key) {
@@ -103,17 +197,23 @@ class FlatIdMap {
     return static_cast<std::size_t>(key ^ (key >> 29));
   }
   void rehash(std::size_t capacity) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(capacity, Slot{kEmpty, 0});
+    ZeroedPages old_memory = std::move(memory_);
+    const Slot* old = slots_;
+    const std::size_t old_capacity = capacity_;
+    memory_ = ZeroedPages(capacity * sizeof(Slot));
+    slots_ = static_cast<Slot*>(memory_.data());
+    capacity_ = capacity;
     mask_ = capacity - 1;
-    for (const Slot& slot : old) {
-      if (slot.key == kEmpty) continue;
-      std::size_t at = hash(slot.key) & mask_;
-      while (slots_[at].key != kEmpty) at = (at + 1) & mask_;
-      slots_[at] = slot;
+    for (std::size_t i = 0; i < old_capacity; ++i) {
+      if (old[i].stored_key == 0) continue;
+      std::size_t at = hash(~old[i].stored_key) & mask_;
+      while (slots_[at].stored_key != 0) at = (at + 1) & mask_;
+      slots_[at] = old[i];
     }
   }
-  std::vector<Slot> slots_;
+  ZeroedPages memory_;
+  Slot* slots_ = nullptr;
+  std::size_t capacity_ = 0;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };
@@ -263,7 +363,8 @@ class SentenceStore {
   }
 
   std::size_t max_n_;
-  std::vector<std::uint32_t> ids_, counts_, offsets_;
+  LargeVector<std::uint32_t> ids_, counts_;
+  std::vector<std::uint32_t> offsets_;
   std::vector<Sentence> sentences_;
   std::vector<std::u32string_view> words_;
   std::vector<std::uint32_t> word_ids_, chain_;
