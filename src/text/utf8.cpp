@@ -4,24 +4,64 @@
 
 #include "evalcli/core/error.hpp"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace evalcli::utf8 {
+
+namespace {
+
+// Copies the ASCII bytes from s[i] on into dst (widened), up to the first
+// non-ASCII byte or n; returns the new i and advances dst.
+inline std::size_t copy_ascii_run(const unsigned char* s, std::size_t i, std::size_t n, char32_t*& dst) {
+#ifdef __SSE2__
+  // Sixteen bytes at a time: one test finds whether all are ASCII.
+  const __m128i zero = _mm_setzero_si128();
+  while (i + 16 <= n) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const int non_ascii = _mm_movemask_epi8(bytes);
+    if (non_ascii != 0) {
+      const int ascii = __builtin_ctz(static_cast<unsigned>(non_ascii));
+      for (int k = 0; k < ascii; ++k) *dst++ = s[i + static_cast<std::size_t>(k)];
+      return i + static_cast<std::size_t>(ascii);
+    }
+    const __m128i low = _mm_unpacklo_epi8(bytes, zero);
+    const __m128i high = _mm_unpackhi_epi8(bytes, zero);
+    auto* out = reinterpret_cast<__m128i*>(dst);
+    _mm_storeu_si128(out, _mm_unpacklo_epi16(low, zero));
+    _mm_storeu_si128(out + 1, _mm_unpackhi_epi16(low, zero));
+    _mm_storeu_si128(out + 2, _mm_unpacklo_epi16(high, zero));
+    _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(high, zero));
+    dst += 16;
+    i += 16;
+  }
+#endif
+  while (i < n && s[i] < 0x80) *dst++ = s[i++];
+  return i;
+}
+
+}  // namespace
 
 std::size_t decode(std::string_view bytes, std::u32string& out) {
   const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
   const std::size_t n = bytes.size();
-  out.reserve(out.size() + n);
+  // Every byte gives at most one code point: size once, write through a pointer,
+  // cut to what was written.
+  const std::size_t old_size = out.size();
+  out.resize(old_size + n);
+  char32_t* const begin = out.data() + old_size;
+  char32_t* dst = begin;
+  auto finish = [&](std::size_t result) {
+    out.resize(old_size + static_cast<std::size_t>(dst - begin));
+    return result;
+  };
   std::size_t i = 0;
   while (i < n) {
-    // ASCII runs are the common case: copy them without per-character checks.
-    std::size_t run = i;
-    while (run < n && s[run] < 0x80) ++run;
-    if (run > i) {
-      const std::size_t old_size = out.size();
-      out.resize(old_size + (run - i));
-      char32_t* dst = out.data() + old_size;
-      for (std::size_t k = i; k < run; ++k) *dst++ = s[k];
-      i = run;
-      if (i == n) break;
+    // ASCII runs are the common case: copied without per-character checks.
+    if (s[i] < 0x80) {
+      i = copy_ascii_run(s, i, n, dst);
+      continue;
     }
     const unsigned char c = s[i];
     std::size_t length;
@@ -34,19 +74,19 @@ std::size_t decode(std::string_view bytes, std::u32string& out) {
     } else if (c >= 0xF0 && c <= 0xF4) {
       length = 4, cp = c & 0x07, minimum = 0x10000;
     } else {
-      return i;
+      return finish(i);
     }
-    if (i + length > n) return i;
+    if (i + length > n) return finish(i);
     for (std::size_t k = 1; k < length; ++k) {
       const unsigned char cc = s[i + k];
-      if ((cc & 0xC0) != 0x80) return i;
+      if ((cc & 0xC0) != 0x80) return finish(i);
       cp = (cp << 6) | (cc & 0x3F);
     }
-    if (cp < minimum || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    out.push_back(cp);
+    if (cp < minimum || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return finish(i);
+    *dst++ = cp;
     i += length;
   }
-  return npos;
+  return finish(npos);
 }
 
 std::u32string decode_or_throw(std::string_view bytes, std::string_view where) {
