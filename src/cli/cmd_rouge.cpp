@@ -4,8 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "evalcli/cli/common.hpp"
 #include "evalcli/cli/presentations.hpp"
@@ -13,7 +15,9 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
+#include "evalcli/io/read_file.hpp"
 #include "evalcli/metrics/rouge.hpp"
+#include "evalcli/metrics/rouge155_setup.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
@@ -34,6 +38,8 @@ struct RougeCommandOptions {
   // ROUGE-1.5.5
   std::string rouge155_data;
   std::string rouge155_flags;
+  std::string rouge155_config;
+  std::string rouge155_system;
   bool rouge155_output = false;
   int max_ngram = 4;
   bool no_lcs = false;
@@ -160,9 +166,133 @@ Rouge155Options rouge155_options(const RougeCommandOptions& o, CLI::App* cmd) {
   return options;
 }
 
+// ---- settings files (--rouge155-config): ROUGE-1.5.5.pl's own setups
+
+// The peers ROUGE-1.5.5.pl scores: -z: the system ID (default "X"); -a: every
+// peer ID of the file, sorted; else the system ID argument.
+std::vector<std::string> peers_to_score(const Rouge155Setup& setup, const Rouge155Options& options,
+                                        const std::string& system) {
+  if (!options.file_list_format.empty()) return {setup.evals.front().peers.front().id};
+  if (options.all_peers) {
+    std::set<std::string> ids;
+    for (const auto& eval : setup.evals) {
+      for (const auto& peer : eval.peers) ids.insert(peer.id);
+    }
+    if (ids.empty()) throw input_error(fmt::format("{}: no <P> (peer) in any EVAL", setup.source));
+    return {ids.begin(), ids.end()};
+  }
+  if (system.empty()) {
+    throw usage_error(
+        "give the peer to score with --rouge155-system ID, or -a in --rouge155-flags for every peer (as ROUGE-1.5.5.pl)");
+  }
+  return {system};
+}
+
+// One summary file's sentences, as the metric takes them.
+std::vector<std::string> summary_sentences(const Rouge155Metric& metric, const Rouge155Setup& setup,
+                                           const Rouge155SetupFile& file, const std::string& format) {
+  std::string content;
+  try {
+    content = io::read_whole_file(file.path);
+  } catch (const Error& e) {
+    throw Error(e.code(), fmt::format("{}:{}: {}", setup.source, file.line, e.what()), e.hint());
+  }
+  std::vector<std::string> sentences;
+  for (auto& sentence : read_rouge155_sentences(content, format)) {
+    if (!metric.transforms_text()) {
+      sentences.push_back(std::move(sentence.text));
+      continue;
+    }
+    // --normalize/--tokenize work on text: the file must be UTF-8 there.
+    std::string bytes =
+        metric.sentence_bytes(utf8::decode_or_throw(sentence.text, fmt::format("{}:{}", file.path, sentence.line)));
+    if (!bytes.empty()) sentences.push_back(std::move(bytes));
+  }
+  return sentences;
+}
+
+void run_rouge155_setup(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  if (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty()) {
+    throw usage_error("--rouge155-config names the summary files itself: give no -r/-i files");
+  }
+  if (cmd->count("--sentence-sep") > 0) {
+    throw usage_error("--sentence-sep is for -r/-i line files; the settings file's INPUT-FORMAT says how to read sentences");
+  }
+  if (o.output.paired_bs || o.output.paired_ar || !o.output.stats_out.empty()) {
+    throw usage_error("--paired-bs, --paired-ar and --stats-out need -r/-i line files, not --rouge155-config");
+  }
+  Rouge155Options options = rouge155_options(o, cmd);
+  const Rouge155Metric metric(options);
+  const std::string text = io::read_whole_file(o.rouge155_config);
+  const Rouge155Setup setup =
+      options.file_list_format.empty()
+          ? parse_rouge155_settings(text, o.rouge155_config)
+          : parse_rouge155_file_list(text, o.rouge155_config, options.file_list_format,
+                                     o.rouge155_system.empty() ? "X" : o.rouge155_system);
+
+  std::map<std::size_t, std::vector<std::vector<std::string>>> models_of_eval;  // read once per EVAL
+  std::vector<SystemStats> systems;
+  std::vector<std::vector<std::string>> eval_ids;
+  std::size_t nrefs = 0;
+  const std::size_t width = metric.num_stats();
+  for (const auto& peer : peers_to_score(setup, options, o.rouge155_system)) {
+    // Evaluations in Perl string order of "EVALID.PEERID" (its bootstrap order).
+    std::vector<std::pair<std::string, std::size_t>> keys;
+    std::vector<std::string> missing;
+    for (std::size_t e = 0; e < setup.evals.size(); ++e) {
+      const auto& eval = setup.evals[e];
+      const bool has_peer = std::any_of(eval.peers.begin(), eval.peers.end(), [&](const auto& p) { return p.id == peer; });
+      if (has_peer) {
+        keys.emplace_back(eval.id + "." + peer, e);
+      } else {
+        missing.push_back(eval.id);
+      }
+    }
+    if (!missing.empty()) {
+      io.err << fmt::format(
+          "evalcli: warning: {}: peer {} is missing from {} of {} EVALs (first: {}); ROUGE-1.5.5 averages it over the "
+          "other {}\n",
+          setup.source, peer, missing.size(), setup.evals.size(), missing.front(), keys.size());
+    }
+    std::sort(keys.begin(), keys.end());
+    SystemStats system;
+    system.system = peer;
+    system.totals.assign(width, 0.0);
+    std::vector<std::string> ids;
+    for (const auto& [key, e] : keys) {
+      const auto& eval = setup.evals[e];
+      auto found = models_of_eval.find(e);
+      if (found == models_of_eval.end()) {
+        std::vector<std::vector<std::string>> models;
+        for (const auto& model : eval.models) models.push_back(summary_sentences(metric, setup, model, eval.format));
+        found = models_of_eval.emplace(e, std::move(models)).first;
+      }
+      const auto& peer_file = *std::find_if(eval.peers.begin(), eval.peers.end(), [&](const auto& p) { return p.id == peer; });
+      StatRow row(width, 0.0);
+      metric.document_stats(summary_sentences(metric, setup, peer_file, eval.format), found->second, row.data());
+      for (std::size_t k = 0; k < width; ++k) system.totals[k] += row[k];
+      system.rows.push_back(std::move(row));
+      ids.push_back(eval.id);
+      nrefs = std::max(nrefs, eval.models.size());
+    }
+    system.segments = system.rows.size();
+    systems.push_back(std::move(system));
+    eval_ids.push_back(std::move(ids));
+  }
+  if (cmd->count("--width") == 0) o.output.width = 5;
+  if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
+  const auto presentation = rouge155_presentation(metric, o.rouge155_output, std::move(eval_ids));
+  report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
+}
+
 void run_rouge155(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
   if (!o.types.empty()) throw usage_error("--types is for --compat rouge-score; ROUGE-1.5.5 measures come from its flags");
+  if (!o.rouge155_config.empty()) return run_rouge155_setup(o, cmd, io);
+  if (cmd->count("--rouge155-system") > 0) throw usage_error("--rouge155-system needs --rouge155-config");
   const Rouge155Metric metric(rouge155_options(o, cmd));
+  if (!metric.options().file_list_format.empty()) {
+    throw usage_error("-z (a file list) needs the list given as --rouge155-config FILE");
+  }
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const auto results = compute_corpus_stats({&metric}, spec, true);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
@@ -174,6 +304,7 @@ void run_rouge155(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
 
 void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
   const bool rouge155_only = cmd->count("--rouge155-flags") + cmd->count("--rouge155-output") +
+                                 cmd->count("--rouge155-config") + cmd->count("--rouge155-system") +
                                  cmd->count("--max-ngram") + cmd->count("--no-lcs") + cmd->count("--wlcs-weight") +
                                  cmd->count("--skip-distance") + cmd->count("--stopwords") + cmd->count("--scoring") +
                                  cmd->count("--alpha") + cmd->count("--counting") + cmd->count("--word-limit") +
@@ -321,7 +452,8 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
   return presentation;
 }
 
-std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output) {
+std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output,
+                                                    std::vector<std::vector<std::string>> eval_ids) {
   auto presentation = std::make_unique<Presentation>();
   presentation->default_width = 5;
   if (!perl_output) {
@@ -345,11 +477,25 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
     }
     return cache->emplace(&system, std::move(m)).first->second;
   };
-  presentation->system_text = [&metric, measures_of](const std::string&, const std::vector<SystemStats>& systems,
-                                                     std::size_t s) {
+  auto ids = std::make_shared<std::vector<std::vector<std::string>>>(std::move(eval_ids));
+  presentation->system_text = [&metric, measures_of, ids](const std::string&, const std::vector<SystemStats>& systems,
+                                                          std::size_t s) {
     const auto& options = metric.options();
     const auto& m = measures_of(systems[s]);
-    const std::string peer = systems.size() > 1 ? systems[s].system : "S";
+    const bool from_setup = !ids->empty();
+    const std::string peer = systems.size() > 1 || from_setup ? systems[s].system : "S";
+    // -d lines: ROUGE prints "EVALID.PEER" keys in its by_evalID order.
+    std::vector<std::size_t> order(systems[s].rows.size());
+    for (std::size_t d = 0; d < order.size(); ++d) order[d] = d;
+    auto key = [&](std::size_t d) {
+      return from_setup ? (*ids)[s][d] + "." + peer : fmt::format("{:06d}.{}", d, peer);
+    };
+    if (from_setup) {
+      std::vector<std::string> keys;
+      for (std::size_t d = 0; d < order.size(); ++d) keys.push_back(key(d));
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return rouge155_eval_key_before(keys[a], keys[b]); });
+    }
     const std::string confidence = fmt::format("{}", options.confidence);
     std::string text;
     for (std::size_t k = 0; k < metric.measures().size(); ++k) {
@@ -369,17 +515,19 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
       if (options.per_doc) {
         text += ".............................................\n";
         const auto& rows = m.rows[k];
-        for (std::size_t d = 0; d < rows.size(); ++d) {
+        for (const std::size_t d : order) {
           auto value = [&](double v) { return options.counting != 0 ? perl_number(v) : perl_fixed5(v); };
-          text += fmt::format("{} {} Eval {:06d}.{} R:{} P:{} F:{}\n", peer, label, d, peer, value(rows[d][0]),
+          text += fmt::format("{} {} Eval {} R:{} P:{} F:{}\n", peer, label, key(d), value(rows[d][0]),
                               value(rows[d][1]), value(rows[d][2]));
         }
       }
     }
     return text;
   };
-  presentation->json = [&metric, measures_of](nlohmann::ordered_json& json, const SystemStats& system, std::size_t) {
+  presentation->json = [&metric, measures_of, ids](nlohmann::ordered_json& json, const SystemStats& system,
+                                                   std::size_t s) {
     const auto& options = metric.options();
+    if (!ids->empty()) json["eval_ids"] = (*ids)[s];
     const auto& m = measures_of(system);
     nlohmann::ordered_json by_measure = nlohmann::ordered_json::object();
     for (std::size_t k = 0; k < metric.measures().size(); ++k) {
@@ -436,6 +584,11 @@ void add_rouge_command(CLI::App& app, Streams& io) {
                   "ROUGE-1.5.5 data folder (smart_common_words.txt, WordNet-2.0-exceptions.tsv); else $ROUGE_EVAL_HOME");
   cmd->add_option("--rouge155-flags", o->rouge155_flags,
                   "ROUGE-1.5.5.pl flags, e.g. \"-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m\"");
+  cmd->add_option("--rouge155-config", o->rouge155_config,
+                  "ROUGE-1.5.5 settings file, as the script's last argument: pyrouge's XML (<ROUGE-EVAL>), or a file "
+                  "list with -z in --rouge155-flags; replaces -r/-i");
+  cmd->add_option("--rouge155-system", o->rouge155_system,
+                  "the script's systemID argument: the peer to score without -a (file lists: its name, default X)");
   cmd->add_flag("--rouge155-output", o->rouge155_output, "print ROUGE-1.5.5's text report byte for byte");
   cmd->add_option("--max-ngram", o->max_ngram, "ROUGE-1.5.5 -n")->check(CLI::Range(0, 9));
   cmd->add_flag("--no-lcs", o->no_lcs, "ROUGE-1.5.5 -x");

@@ -30,7 +30,11 @@ struct RougeScoreReport {
 std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& metric, RougeScoreReport report);
 
 // ROUGE-1.5.5: its text report (after a signature line unless `perl_output`).
-std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output);
+// `eval_ids` (settings-file runs): per system, the EVAL ID of each row; the
+// peer is then always named by its system name and -d lines are printed in
+// ROUGE's by_evalID order. Empty: line files (rows 000000, 000001, ...).
+std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output,
+                                                    std::vector<std::vector<std::string>> eval_ids = {});
 
 // Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`.
 // `line_numbers` / `ids` (log-prob documents) when known, else rows count from 1.

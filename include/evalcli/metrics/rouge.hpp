@@ -226,6 +226,9 @@ struct Rouge155Options {
   int resamples = 1000;       // -r
   double confidence = 95;     // -c
   bool per_doc = false;       // -d (only changes the text report)
+  // How a settings file (--rouge155-config) is read; neither changes a number.
+  bool all_peers = false;         // -a: every peer of the settings file
+  std::string file_list_format;   // -z SEE|SPL|ISI: the file is a file list
   std::string data_dir;       // --rouge155-data / ROUGE_EVAL_HOME
   // Sentence separator inside a line (SPL: one sentence per line).
   std::u32string sentence_separator;
@@ -254,6 +257,18 @@ class Rouge155Metric : public Metric {
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
   double score(std::span<const Stat> stats) const override;
   std::string signature() const override;
+
+  // One document given as sentences (bytes as ROUGE reads them from its
+  // summary files, not yet lowercased): the peer's and each model's, in the
+  // models' order. segment_stats splits its lines into such sentences.
+  void document_stats(std::vector<std::string> peer_sentences, std::vector<std::vector<std::string>> model_sentences,
+                      Stat* out) const;
+  // One sentence after --normalize / --tokenize (hex ids), as bytes; an empty
+  // result is no sentence. Without them: the UTF-8 bytes of `piece`.
+  std::string sentence_bytes(std::u32string_view piece) const;
+  // True when --normalize or --tokenize change the text (sentence_bytes is
+  // then needed, and file bytes must be UTF-8).
+  bool transforms_text() const;
 
   const std::vector<Rouge155Measure>& measures() const { return measures_; }
   const Rouge155Options& options() const { return options_; }

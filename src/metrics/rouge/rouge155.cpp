@@ -259,7 +259,9 @@ void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
     if (a.size() != 2 || a[0] != '-') throw usage_error(fmt::format("--rouge155-flags: unknown argument '{}'", a));
     try {
       switch (a[1]) {
-        case 'a': case 'v': break;  // all systems / verbose: nothing to change
+        case 'a': o.all_peers = true; break;
+        case 'v': break;  // verbose: nothing to change
+        case 'z': o.file_list_format = value(i, a); break;
         case 'c': o.confidence = std::stod(value(i, a)); break;
         case 'd': o.per_doc = true; break;
         case 'e': o.data_dir = value(i, a); break;
@@ -465,43 +467,61 @@ struct Reader {
 
 }  // namespace
 
+std::string Rouge155Metric::sentence_bytes(std::u32string_view piece) const {
+  if (pipeline_tokenizer_) {
+    // Non-Latin text: tokens of the chosen tokenizer as hex ids (spec section 4).
+    std::string bytes;
+    const std::u32string processed = pipeline_->process(piece);
+    for (auto token : text::split(processed)) {
+      if (!bytes.empty()) bytes += ' ';
+      bytes += to_hex(utf8::encode(token));
+    }
+    return bytes;
+  }
+  return utf8::encode(pipeline_->has_normalizers() ? pipeline_->normalize(piece) : std::u32string(piece));
+}
+
+bool Rouge155Metric::transforms_text() const { return pipeline_tokenizer_ || pipeline_->has_normalizers(); }
+
 void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   const auto& o = options_;
-  // Lines -> SPL sentences: split at the separator, empty pieces skipped,
-  // ASCII-lowercased (tr/A-Z/a-z/), as bytes.
+  // Lines -> SPL sentences: split at the separator, empty pieces skipped.
   auto spl = [&](std::u32string_view line) {
-    std::vector<std::u32string> pieces;
+    std::vector<std::string> sentences;
+    auto add = [&](std::u32string_view piece) {
+      std::string bytes = sentence_bytes(piece);
+      if (!bytes.empty()) sentences.push_back(std::move(bytes));
+    };
     if (o.sentence_separator.empty()) {
-      pieces.emplace_back(line);
+      add(line);
     } else {
       std::size_t start = 0, found;
       while ((found = line.find(o.sentence_separator, start)) != std::u32string_view::npos) {
-        pieces.emplace_back(line.substr(start, found - start));
+        add(line.substr(start, found - start));
         start = found + o.sentence_separator.size();
       }
-      pieces.emplace_back(line.substr(start));
-    }
-    std::vector<std::string> sentences;
-    for (const auto& piece : pieces) {
-      std::string bytes;
-      if (pipeline_tokenizer_) {
-        // Non-Latin text: tokens of the chosen tokenizer as hex ids (spec section 4).
-        const std::u32string processed = pipeline_->process(piece);
-        for (auto token : text::split(processed)) {
-          if (!bytes.empty()) bytes += ' ';
-          bytes += to_hex(utf8::encode(token));
-        }
-      } else {
-        bytes = utf8::encode(pipeline_->has_normalizers() ? pipeline_->normalize(piece) : std::u32string(piece));
-      }
-      if (bytes.empty()) continue;
-      for (auto& c : bytes) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-      }
-      sentences.push_back(std::move(bytes));
+      add(line.substr(start));
     }
     return sentences;
   };
+  std::vector<std::vector<std::string>> models;
+  for (const auto& ref : refs) models.push_back(spl(ref));
+  document_stats(spl(hyp), models, out);
+}
+
+void Rouge155Metric::document_stats(std::vector<std::string> peer_sentences,
+                                    std::vector<std::vector<std::string>> model_sentences, Stat* out) const {
+  const auto& o = options_;
+  // tr/A-Z/a-z/ on the bytes of every sentence.
+  auto lowercase = [](std::vector<std::string>& sentences) {
+    for (auto& s : sentences) {
+      for (auto& c : s) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      }
+    }
+  };
+  lowercase(peer_sentences);
+  for (auto& m : model_sentences) lowercase(m);
 
   thread_local TokenVocabulary vocabulary;
   thread_local LocalIds ids;
@@ -509,17 +529,16 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
   ids.reset();
   Reader reader{o, stopwords_, *this, stem_owner_, vocabulary, ids};
   const bool need_sentences = o.lcs || o.wlcs_weight.has_value();
-  auto read_side = [&](std::u32string_view line) {
-    const auto sentences = spl(line);
+  auto read_side = [&](const std::vector<std::string>& sentences) {
     Side side;
     side.tokens = reader.whole(sentences);
     if (need_sentences) side.sentences = reader.split_sentences(sentences);
     return side;
   };
   reader.stem = o.stem;
-  const Side peer = read_side(hyp);
+  const Side peer = read_side(peer_sentences);
   std::vector<Side> models;
-  for (const auto& ref : refs) {
+  for (const auto& ref : model_sentences) {
     Side model = read_side(ref);
     if (o.stem_models) {
       reader.stem = true;
