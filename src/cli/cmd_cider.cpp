@@ -2,6 +2,7 @@
 // (vrama91/cider) over plain-text, JSONL or COCO JSON inputs (docs/cider.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/cli/common.hpp"
@@ -58,7 +59,10 @@ io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
 // hypotheses of a system) as consecutive lines, which matters for its
 // look-ahead rules.
 void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& lines) {
-  if (pipeline.has_normalizers() || pipeline.lowercase()) {
+  const bool normalize = pipeline.has_normalizers() || pipeline.lowercase();
+  // `none` = join(split(line)); the scorer splits on the same whitespace itself.
+  if (pipeline.tokenizer().name() == "none" && !normalize) return;
+  if (normalize) {
     for (auto& line : lines) line = pipeline.normalize(line);
   }
   if (pipeline.tokenizer().name() == "ptb") {
@@ -99,8 +103,8 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
   CiderCorpus corpus(options);
   {
     std::size_t words = 0, sentences = tokenized_refs.size();
-    auto count_words = [&words](const std::u32string& line) {
-      for (std::size_t i = 0; i < line.size(); ++i) words += (line[i] == U' ') || i == 0;
+    auto count_words = [&words](const std::u32string& line) {  // an estimate when not tokenized
+      words += static_cast<std::size_t>(std::count(line.begin(), line.end(), U' ')) + (line.empty() ? 0 : 1);
     };
     for (const auto& line : tokenized_refs) count_words(line);
     for (const auto& system : tokenized_hyps) {
