@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <new>
 #include <utility>
@@ -244,15 +245,33 @@ class NgramTable {
       if (word_text_[id] == word) return id;
     }
   }
+  // The id of the n-gram `prefix` + `word`, inserting it if new.
   std::uint32_t ngram_id(std::uint32_t prefix, std::uint32_t word) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | word;
     bool inserted = false;
+    const std::uint32_t id = unranked_ngram_id(prefix, word, inserted);
+    if (inserted) assign_rank(id);
+    return id;
+  }
+  // The same, except that a new n-gram's rank is left for assign_rank().
+  std::uint32_t unranked_ngram_id(std::uint32_t prefix, std::uint32_t word, bool& inserted) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | word;
     const auto id = ngrams_.find_or_insert(key, static_cast<std::uint32_t>(prefix_.size()), inserted);
     if (inserted) {
       prefix_.push_back(prefix);
       last_word_.push_back(word);
+      rank_.push_back(0);
     }
     return id;
+  }
+  // Ranks say in which order the n-grams were met, counting sentence by
+  // sentence, order by order, left to right, whatever order ids were handed
+  // out in (the df file lists n-grams in this first-seen order).
+  void assign_rank(std::uint32_t id) { rank_[id] = next_rank_++; }
+  // Every id, in rank order.
+  std::vector<std::uint32_t> ids_by_rank() const {
+    std::vector<std::uint32_t> ids(rank_.size());
+    for (std::uint32_t id = 0; id < rank_.size(); ++id) ids[rank_[id]] = id;
+    return ids;
   }
   std::size_t size() const { return prefix_.size(); }
   void prefetch(std::uint32_t prefix, std::uint32_t word) const {
@@ -262,6 +281,7 @@ class NgramTable {
     ngrams_.reserve(ngrams);
     prefix_.reserve(ngrams);
     last_word_.reserve(ngrams);
+    rank_.reserve(ngrams);
   }
   std::u32string text(std::uint32_t id) const {
     std::vector<std::uint32_t> chain;
@@ -280,6 +300,8 @@ class NgramTable {
   FlatIdMap ngrams_;
   std::vector<std::uint32_t> prefix_;
   std::vector<std::uint32_t> last_word_;
+  std::vector<std::uint32_t> rank_;
+  std::uint32_t next_rank_ = 0;
 };
 
 // N-gram counts of many sentences in flat arrays. Per sentence: n-gram ids in
@@ -289,28 +311,81 @@ class SentenceStore {
  public:
   explicit SentenceStore(int max_n) : max_n_(static_cast<std::size_t>(max_n)) {}
 
-  std::uint32_t add(std::u32string_view tokenized) {
-    split_words(tokenized);
-    chain_.assign(words_.size(), kNoPrefix);
-    word_ids_.resize(words_.size());
-    for (std::size_t i = 0; i < words_.size(); ++i) word_ids_[i] = table.word_id(words_[i]);
-    Sentence sentence;
-    sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
-    for (std::size_t k = 1; k <= max_n_; ++k) {
-      const std::size_t order_begin = ids_.size();
-      offsets_.push_back(static_cast<std::uint32_t>(order_begin));
-      if (words_.size() < k) continue;
-      const std::size_t count = words_.size() - k + 1;
-      for (std::size_t i = 0; i < count; ++i) table.prefetch(chain_[i], word_ids_[i + k - 1]);
-      for (std::size_t i = 0; i < count; ++i) {
-        chain_[i] = table.ngram_id(chain_[i], word_ids_[i + k - 1]);
-        count_ngram(chain_[i], order_begin);
-      }
-      if (k == 2) sentence.bigrams = static_cast<long>(count);
+  // Adds the sentences of one batch (an image's references and hypotheses)
+  // and returns the index of the first. The n-grams of one order are looked up
+  // for every sentence of the batch together, so that the cache misses of the
+  // n-gram table overlap across sentences (order k needs the ids of order
+  // k - 1). The table ranks the n-grams new to the batch afterwards in the
+  // order sentence-by-sentence adding meets them.
+  //
+  // The first `counted` sentences (an image's references) also count toward
+  // the document frequencies, once per n-gram and batch: their df entries are
+  // prefetched as the ids become known and updated when the batch is laid out.
+  std::uint32_t add_batch(std::span<const std::u32string_view> texts, std::size_t counted = 0) {
+    const std::size_t n = texts.size();
+    word_ids_.clear();
+    word_start_.assign(1, 0);
+    for (const auto text : texts) {
+      split_words(text);
+      for (const auto word : words_) word_ids_.push_back(table.word_id(word));
+      word_start_.push_back(word_ids_.size());
     }
-    offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
-    sentences_.push_back(sentence);
-    return static_cast<std::uint32_t>(sentences_.size() - 1);
+    chain_.assign(word_ids_.size(), kNoPrefix);
+    // A scratch region per (sentence, order), room for each of its positions.
+    region_start_.resize(n * max_n_ + 1);
+    std::size_t total = 0;
+    for (std::size_t s = 0; s < n; ++s) {
+      for (std::size_t k = 1; k <= max_n_; ++k) {
+        region_start_[s * max_n_ + k - 1] = total;
+        total += positions(s, k);
+      }
+    }
+    region_start_[n * max_n_] = total;
+    region_ids_.resize(total);
+    region_counts_.resize(total);
+    region_new_.resize(total);
+    region_size_.assign(n * max_n_, 0);
+    region_new_size_.assign(n * max_n_, 0);
+    for (std::size_t k = 1; k <= max_n_; ++k) {
+      for (std::size_t s = 0; s < n; ++s) {
+        const std::size_t w = word_start_[s];
+        for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
+      }
+      for (std::size_t s = 0; s < n; ++s) {
+        const std::size_t w = word_start_[s];
+        const std::size_t region = s * max_n_ + k - 1;
+        for (std::size_t i = 0; i < positions(s, k); ++i) {
+          bool inserted = false;
+          const std::uint32_t id = table.unranked_ngram_id(chain_[w + i], word_ids_[w + i + k - 1], inserted);
+          chain_[w + i] = id;
+          if (inserted) region_new_[region_start_[region] + region_new_size_[region]++] = id;
+          if (s < counted && id < df_.size()) __builtin_prefetch(&df_[id]);
+          count_ngram(id, region);
+        }
+      }
+    }
+    // Sentence-major layout, and ranks in sentence, order, position order.
+    const auto first = static_cast<std::uint32_t>(sentences_.size());
+    const auto stamp = static_cast<std::uint32_t>(++batches_);
+    for (std::size_t s = 0; s < n; ++s) {
+      Sentence sentence;
+      sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
+      for (std::size_t k = 1; k <= max_n_; ++k) {
+        const std::size_t region = s * max_n_ + k - 1;
+        const std::size_t start = region_start_[region];
+        offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+        ids_.insert(ids_.end(), region_ids_.begin() + static_cast<std::ptrdiff_t>(start),
+                    region_ids_.begin() + static_cast<std::ptrdiff_t>(start + region_size_[region]));
+        counts_.insert(counts_.end(), region_counts_.begin() + static_cast<std::ptrdiff_t>(start),
+                       region_counts_.begin() + static_cast<std::ptrdiff_t>(start + region_size_[region]));
+        for (std::size_t m = 0; m < region_new_size_[region]; ++m) table.assign_rank(region_new_[start + m]);
+        if (s < counted) count_document(start, region_size_[region], stamp);
+      }
+      if (max_n_ >= 2) sentence.bigrams = static_cast<long>(positions(s, 2));
+      offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+      sentences_.push_back(sentence);
+    }
+    return first;
   }
 
   std::size_t max_n() const { return max_n_; }
@@ -329,6 +404,12 @@ class SentenceStore {
   long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
   std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
   std::uint32_t count(std::uint32_t pos) const { return counts_[pos]; }
+  // Document frequencies counted by add_batch() (ids never counted may be missing).
+  std::vector<std::uint32_t> document_frequencies() const {
+    std::vector<std::uint32_t> df(df_.size());
+    for (std::size_t i = 0; i < df.size(); ++i) df[i] = df_[i].count;
+    return df;
+  }
 
   NgramTable table;
 
@@ -350,24 +431,54 @@ class SentenceStore {
     }
   }
 
-  // Captions are short: a linear search among this order's n-grams beats any table.
-  void count_ngram(std::uint32_t id, std::size_t order_begin) {
-    for (std::size_t pos = order_begin; pos < ids_.size(); ++pos) {
-      if (ids_[pos] == id) {
-        ++counts_[pos];
+  struct DfEntry {
+    std::uint32_t count = 0;
+    std::uint32_t last_batch = 0;  // 1-based; 0 = never seen
+  };
+  void count_document(std::size_t start, std::size_t size, std::uint32_t stamp) {
+    for (std::size_t pos = start; pos < start + size; ++pos) {
+      const std::uint32_t id = region_ids_[pos];
+      if (id >= df_.size()) df_.resize(std::max(table.size(), df_.size() * 3 / 2));
+      DfEntry& entry = df_[id];
+      if (entry.last_batch != stamp) {
+        entry.last_batch = stamp;
+        ++entry.count;
+      }
+    }
+  }
+
+  // Order-k n-grams of batch sentence s: one per start position.
+  std::size_t positions(std::size_t s, std::size_t k) const {
+    const std::size_t words = word_start_[s + 1] - word_start_[s];
+    return words >= k ? words - k + 1 : 0;
+  }
+
+  // Captions are short: a linear search among the region's n-grams beats any table.
+  void count_ngram(std::uint32_t id, std::size_t region) {
+    const std::size_t start = region_start_[region];
+    std::size_t& size = region_size_[region];
+    for (std::size_t pos = start; pos < start + size; ++pos) {
+      if (region_ids_[pos] == id) {
+        ++region_counts_[pos];
         return;
       }
     }
-    ids_.push_back(id);
-    counts_.push_back(1);
+    region_ids_[start + size] = id;
+    region_counts_[start + size] = 1;
+    ++size;
   }
 
   std::size_t max_n_;
   LargeVector<std::uint32_t> ids_, counts_;
   std::vector<std::uint32_t> offsets_;
   std::vector<Sentence> sentences_;
+  // Scratch of add_batch().
   std::vector<std::u32string_view> words_;
   std::vector<std::uint32_t> word_ids_, chain_;
+  std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
+  std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
+  LargeVector<DfEntry> df_;
+  std::size_t batches_ = 0;
 };
 
 // tf-idf weights and per-order norms of one stored sentence (buffers reused).
@@ -398,9 +509,24 @@ void weigh(const SentenceStore& store, std::uint32_t sentence, const std::vector
 // Reusable buffers for scoring.
 struct ScoringScratch {
   std::vector<double> ref_weight_by_id;  // zero except while a reference is loaded
+  // CIDEr-D's length penalty by |hyp bigrams - ref bigrams| (NaN: not computed
+  // yet): lengths repeat, and pow() is the costliest call per reference.
+  std::vector<double> penalty_by_distance;
   WeightedSentence hyp, ref;
   std::vector<double> acc;
 };
+
+// np.e ** (-(delta ** 2) / (2 * sigma ** 2)), memoised by |delta| (small
+// integers); the same pow() call on the same operands, so the same value.
+double length_penalty(double delta, double two_sigma_squared, std::vector<double>& memo) {
+  constexpr std::size_t kMemoized = 4096;
+  const double distance = std::fabs(delta);
+  if (!(distance < static_cast<double>(kMemoized))) return std::pow(kE, -(delta * delta) / two_sigma_squared);
+  const auto at = static_cast<std::size_t>(distance);
+  if (at >= memo.size()) memo.resize(at + 1, std::numeric_limits<double>::quiet_NaN());
+  if (std::isnan(memo[at])) memo[at] = std::pow(kE, -(delta * delta) / two_sigma_squared);
+  return memo[at];
+}
 
 // One image: mean over references and n-gram orders of the (clipped, penalised)
 // cosine similarities, times 10, in the reference tools' operation order.
@@ -420,7 +546,7 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
     const std::uint32_t ref_last = store.end(r, max_n - 1);
     for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = scratch.ref.weights[pos - ref_first];
     const double delta = static_cast<double>(store.bigrams(hyp) - store.bigrams(r));
-    const double penalty = std::pow(kE, -(delta * delta) / two_sigma_squared);
+    const double penalty = length_penalty(delta, two_sigma_squared, scratch.penalty_by_distance);
     for (std::size_t k = 0; k < max_n; ++k) {
       double val = 0.0;
       for (std::uint32_t pos = store.begin(hyp, k); pos < store.end(hyp, k); ++pos) {
@@ -478,36 +604,11 @@ struct CiderCorpus::Impl {
     std::uint32_t first_ref = 0, ref_count = 0, first_hyp = 0, hyp_count = 0;
   };
   std::vector<Document> documents;
-  struct DfEntry {
-    std::uint32_t count = 0;
-    std::uint32_t last_document = 0;  // 1-based; 0 = never seen
-  };
-  std::vector<DfEntry> df_entries;
+  std::vector<std::u32string_view> batch_texts;  // scratch of add_document()
   std::optional<std::vector<std::uint32_t>> loaded_df;
   std::size_t loaded_documents = 0;
 
-  std::vector<std::uint32_t> counted_df() const {
-    std::vector<std::uint32_t> df(df_entries.size());
-    for (std::size_t i = 0; i < df.size(); ++i) df[i] = df_entries[i].count;
-    return df;
-  }
-  std::vector<std::uint32_t> df_in_effect() const { return loaded_df ? *loaded_df : counted_df(); }
-
-  // df[g] += 1 once per document whose references contain g.
-  void count_document_frequencies(const Document& doc, std::uint32_t stamp) {
-    const std::size_t max_n = store.max_n();
-    for (std::uint32_t r = doc.first_ref; r < doc.first_ref + doc.ref_count; ++r) {
-      for (std::uint32_t pos = store.begin(r, 0); pos < store.end(r, max_n - 1); ++pos) {
-        const std::uint32_t id = store.id(pos);
-        if (id >= df_entries.size()) df_entries.resize(std::max(store.table.size(), df_entries.size() * 3 / 2));
-        DfEntry& entry = df_entries[id];
-        if (entry.last_document != stamp) {
-          entry.last_document = stamp;
-          ++entry.count;
-        }
-      }
-    }
-  }
+  std::vector<std::uint32_t> df_in_effect() const { return loaded_df ? *loaded_df : store.document_frequencies(); }
 };
 
 CiderCorpus::CiderCorpus(CiderOptions options) {
@@ -523,17 +624,12 @@ void CiderCorpus::add_document(std::span<const std::u32string> tokenized_refs,
   Impl::Document doc;
   doc.ref_count = static_cast<std::uint32_t>(tokenized_refs.size());
   doc.hyp_count = static_cast<std::uint32_t>(tokenized_hyps.size());
-  for (std::size_t i = 0; i < tokenized_refs.size(); ++i) {
-    const std::uint32_t s = d.store.add(tokenized_refs[i]);
-    if (i == 0) doc.first_ref = s;
-  }
-  for (std::size_t i = 0; i < tokenized_hyps.size(); ++i) {
-    const std::uint32_t s = d.store.add(tokenized_hyps[i]);
-    if (i == 0) doc.first_hyp = s;
-  }
+  std::vector<std::u32string_view>& texts = d.batch_texts;
+  texts.assign(tokenized_refs.begin(), tokenized_refs.end());
+  texts.insert(texts.end(), tokenized_hyps.begin(), tokenized_hyps.end());
+  doc.first_ref = d.store.add_batch(texts, doc.ref_count);  // df: once per image, from its references
+  doc.first_hyp = doc.first_ref + doc.ref_count;
   d.documents.push_back(doc);
-  // Stamps are document index + 1 so that the zero-initialised table means "unseen".
-  d.count_document_frequencies(doc, static_cast<std::uint32_t>(d.documents.size()));
 }
 
 std::size_t CiderCorpus::documents() const { return impl_->documents.size(); }
@@ -568,8 +664,8 @@ CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& to
   out.tokenizer_id = tokenizer_id;
   const auto df = d.df_in_effect();
   out.documents = d.loaded_df ? d.loaded_documents : d.documents.size();
-  for (std::size_t id = 0; id < df.size() && id < d.store.table.size(); ++id) {
-    if (df[id] > 0) out.counts.emplace_back(d.store.table.text(static_cast<std::uint32_t>(id)), df[id]);
+  for (const std::uint32_t id : d.store.table.ids_by_rank()) {
+    if (id < df.size() && df[id] > 0) out.counts.emplace_back(d.store.table.text(id), df[id]);
   }
   return out;
 }
@@ -606,9 +702,12 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
   // A private store per call keeps this const and thread-safe; the batch path
   // (CiderCorpus) is the fast one.
   SentenceStore store(options_.max_n);
-  const std::uint32_t first_ref = store.add(tokenize(refs[0]));
-  for (std::size_t i = 1; i < refs.size(); ++i) store.add(tokenize(refs[i]));
-  const std::uint32_t hyp_sentence = store.add(tokenize(hyp));
+  std::vector<std::u32string> tokenized;
+  for (const auto& ref : refs) tokenized.push_back(tokenize(ref));
+  tokenized.push_back(tokenize(hyp));
+  const std::vector<std::u32string_view> texts(tokenized.begin(), tokenized.end());
+  const std::uint32_t first_ref = store.add_batch(texts);
+  const auto hyp_sentence = static_cast<std::uint32_t>(first_ref + refs.size());
   std::vector<std::uint32_t> df(store.table.size(), 0);
   for (std::size_t id = 0; id < store.table.size(); ++id) {
     auto it = df_lookup_.find(store.table.text(static_cast<std::uint32_t>(id)));
