@@ -204,8 +204,12 @@ std::vector<std::string> summary_sentences(const Rouge155Metric& metric, const R
       continue;
     }
     // --normalize/--tokenize work on text: the file must be UTF-8 there.
-    std::string bytes =
-        metric.sentence_bytes(utf8::decode_or_throw(sentence.text, fmt::format("{}:{}", file.path, sentence.line)));
+    std::u32string decoded;
+    if (const std::size_t bad = utf8::decode(sentence.text, decoded); bad != utf8::npos) {
+      throw input_error(fmt::format("{}:{}:byte {}: invalid UTF-8 (byte 0x{:02X})", file.path, sentence.line,
+                                    sentence.offset + bad + 1, static_cast<unsigned char>(sentence.text[bad])));
+    }
+    std::string bytes = metric.sentence_bytes(decoded);
     if (!bytes.empty()) sentences.push_back(std::move(bytes));
   }
   return sentences;

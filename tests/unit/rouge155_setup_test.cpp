@@ -191,6 +191,7 @@ TEST_CASE("ROUGE-1.5.5 summary readers: SEE, SPL, ISI as readText", "[rouge155-s
   const auto see_sentences = read_rouge155_sentences(see, "SEE");
   CHECK(texts(see_sentences) == std::vector<std::string>{"First sentence.", "Second x", "no closing tag\n"});
   CHECK(see_sentences[1].line == 5);
+  CHECK(see_sentences[1].offset == 48);  // where "Second" starts in its line (for byte offsets in messages)
   // SPL: chomp, empty lines skipped, a line of spaces kept, CR kept, last line without LF.
   CHECK(texts(read_rouge155_sentences("One.\n\n  \nTwo.\r\nThree.", "SPL")) ==
         std::vector<std::string>{"One.", "  ", "Two.\r", "Three."});
@@ -408,4 +409,29 @@ TEST_CASE("evalcli rouge --rouge155-config: bad setups", "[rouge155-setup]") {
   CHECK(rouge155(*parent, "-n 1 -a", {"-r", fixture("modelA.txt"), "-i", fixture("sysA.txt"), "--rouge155-system", "x"})
             .exit_code == 2);
   CHECK(rouge155(*parent, "-n 1 -a", {"--rouge155-config", config, "--sentence-sep", "tab"}).exit_code == 2);
+  // ROUGE reads bytes; --tokenize needs text, so there a file must be UTF-8.
+  setup.write("models/B.2.html", "Put back.\n");
+  setup.write("peers/sysA.1.html", "fine\nnot caf\xE9\n");
+  CHECK(rouge155(*parent, "-n 1 -a", {"--rouge155-config", config}).exit_code == 0);
+  const auto latin1 = rouge155(*parent, "-n 1 -a", {"--rouge155-config", config, "--tokenize", "intl"});
+  CHECK(latin1.exit_code == 3);
+  CHECK(latin1.err.find(setup.path("peers/sysA.1.html") + ":2:byte 8: invalid UTF-8 (byte 0xE9)") != std::string::npos);
+}
+
+TEST_CASE("evalcli rouge --rouge155-config: JSON reports per peer", "[rouge155-setup]") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  const Setup setup({{"sysB", "sysB.txt"}, {"sysA", "sysA.txt"}}, ids_from(1, 11, false), "SEE");
+  const auto run = evalcli::test::run_cli({"rouge", "--compat", "rouge155", "--rouge155-data",
+                                           (*parent / "shared/corpora/rouge155-data").string(), "--rouge155-flags",
+                                           "-a -n 1 -x -r 100", "--rouge155-config", setup.path("settings.xml"), "-f",
+                                           "json"});
+  REQUIRE(run.exit_code == 0);
+  const auto reports = nlohmann::json::parse(run.out);
+  REQUIRE(reports.size() == 2);
+  CHECK(reports[0]["system"] == "sysA");  // -a: sorted peer IDs
+  CHECK(reports[1]["system"] == "sysB");
+  CHECK(reports[0]["eval_ids"] == nlohmann::json({"1", "10", "11", "2", "3", "4", "5", "6", "7", "8", "9"}));
+  CHECK(reports[0]["signature"].get<std::string>().find("nrefs:2|compat:rouge155|") == 0);
+  CHECK(reports[0]["measures"]["ROUGE-1"]["F"].contains("avg"));
 }

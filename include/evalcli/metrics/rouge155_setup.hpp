@@ -53,6 +53,7 @@ std::string rouge155_input_format(const std::string& type, const std::string& wh
 struct Rouge155Sentence {
   std::string text;
   std::size_t line = 0;
+  std::size_t offset = 0;  // of its first byte in the line (0-based), for messages
 };
 // The sentences of a summary file's content in `format`:
 //  SEE: lines starting `<a name="N">[N]</a> <a href="#N" id=N>` (or with a

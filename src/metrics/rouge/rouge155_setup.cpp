@@ -574,6 +574,7 @@ namespace {
 struct LineMatcher {
   std::string_view s;
   std::size_t i = 0;
+  std::size_t start = 0;  // where the last until_lt() capture began
   bool lit(std::string_view t) {
     if (s.substr(i, t.size()) != t) return false;
     i += t.size();
@@ -591,15 +592,17 @@ struct LineMatcher {
   }
   // ([^<]+)
   std::optional<std::string> until_lt() {
-    const std::size_t start = i;
+    start = i;
     while (i < s.size() && s[i] != '<') ++i;
     if (i == start) return std::nullopt;
     return std::string(s.substr(start, i - start));
   }
 };
 
+using Capture = std::optional<std::pair<std::string, std::size_t>>;  // text, offset
+
 // ^<a size="N" name="N">[N]</a>\s+<a href="#N" id=N>([^<]+)  (size= optional)
-std::optional<std::string> see_sentence(std::string_view line, bool with_size) {
+Capture see_sentence(std::string_view line, bool with_size) {
   LineMatcher m{line};
   if (!m.lit("<a ")) return std::nullopt;
   if (with_size && !(m.lit("size=\"") && m.digits() && m.lit("\" "))) return std::nullopt;
@@ -607,11 +610,13 @@ std::optional<std::string> see_sentence(std::string_view line, bool with_size) {
         m.lit("<a href=\"#") && m.digits() && m.lit("\" id=") && m.digits() && m.lit(">"))) {
     return std::nullopt;
   }
-  return m.until_lt();
+  auto text = m.until_lt();
+  if (!text) return std::nullopt;
+  return std::pair{std::move(*text), m.start};
 }
 
 // ^<S SNTNO="[0-9a-z,]+">([^<]+)</S>
-std::optional<std::string> isi_sentence(std::string_view line) {
+Capture isi_sentence(std::string_view line) {
   LineMatcher m{line};
   if (!m.lit("<S SNTNO=\"")) return std::nullopt;
   const std::size_t start = m.i;
@@ -622,7 +627,7 @@ std::optional<std::string> isi_sentence(std::string_view line) {
   if (m.i == start || !m.lit("\">")) return std::nullopt;
   auto text = m.until_lt();
   if (!text || !m.lit("</S>")) return std::nullopt;
-  return text;
+  return std::pair{std::move(*text), m.start};
 }
 
 }  // namespace
@@ -637,18 +642,18 @@ std::vector<Rouge155Sentence> read_rouge155_sentences(std::string_view content, 
     const std::string_view line = content.substr(start, end - start);
     start = end;
     ++line_number;
-    std::optional<std::string> text;
+    Capture text;
     if (format == "SPL") {
       // chomp; lines of length 0 are skipped (a line of spaces is kept).
       const std::string_view chomped = line.back() == '\n' ? line.substr(0, line.size() - 1) : line;
-      if (!chomped.empty()) text = std::string(chomped);
+      if (!chomped.empty()) text = std::pair{std::string(chomped), std::size_t{0}};
     } else if (format == "SEE") {
       text = see_sentence(line, true);
       if (!text) text = see_sentence(line, false);
     } else {
       text = isi_sentence(line);
     }
-    if (text) sentences.push_back({std::move(*text), line_number});
+    if (text) sentences.push_back({std::move(text->first), line_number, text->second});
   }
   return sentences;
 }
