@@ -154,8 +154,9 @@ class SortedLineFile {
         start = newline + 1;
       }
       if (start >= text.size()) break;
-      if (!samples_.empty() && samples_.back().start >= start) continue;
-      samples_.push_back({prefix_number(first_field(text, start)), start});
+      if (!starts_.empty() && starts_.back() >= start) continue;
+      prefixes_.push_back(prefix_number(first_field(text, start)));
+      starts_.push_back(start);
     }
   }
 
@@ -168,12 +169,10 @@ class SortedLineFile {
     const std::string_view text = file_.view();
     const std::uint64_t prefix = prefix_number(key);
     // Samples with a smaller prefix are smaller lines, those with a larger one larger lines.
-    const auto after_smaller = std::lower_bound(samples_.begin(), samples_.end(), prefix,
-                                                [](const Sample& s, std::uint64_t p) { return s.prefix < p; });
-    const auto larger = std::upper_bound(after_smaller, samples_.end(), prefix,
-                                         [](std::uint64_t p, const Sample& s) { return p < s.prefix; });
-    const std::size_t low = after_smaller == samples_.begin() ? 0 : std::prev(after_smaller)->start;
-    const std::size_t high = larger == samples_.end() ? text.size() : larger->start;
+    const auto after_smaller = std::lower_bound(prefixes_.begin(), prefixes_.end(), prefix);
+    const auto larger = std::upper_bound(after_smaller, prefixes_.end(), prefix);
+    const std::size_t low = after_smaller == prefixes_.begin() ? 0 : starts_[after_smaller - prefixes_.begin() - 1];
+    const std::size_t high = larger == prefixes_.end() ? text.size() : starts_[larger - prefixes_.begin()];
     std::size_t at = lower_bound_line(text, key, low, high);
     std::string_view found;
     while (at < text.size() && compare_first_field(text, at, key) == 0) {
@@ -184,11 +183,7 @@ class SortedLineFile {
   }
 
  private:
-  static constexpr std::size_t kSpacing = 1024;
-  struct Sample {
-    std::uint64_t prefix;  // prefix_number() of the line's first field
-    std::size_t start;     // the line's offset
-  };
+  static constexpr std::size_t kSpacing = 256;
   static std::string_view first_field(std::string_view text, std::size_t start) {
     std::size_t end = start;
     while (end < text.size() && !is_ascii_space(text[end])) ++end;
@@ -196,7 +191,8 @@ class SortedLineFile {
   }
 
   MappedFile file_;
-  std::vector<Sample> samples_;
+  std::vector<std::uint64_t> prefixes_;  // prefix_number() of the sampled lines' first fields
+  std::vector<std::size_t> starts_;      // their offsets
 };
 
 // The synset offsets of an index line:
