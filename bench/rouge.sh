@@ -56,21 +56,26 @@ read -r o155_cpu o155_kb < <(measure "$evalcli" rouge --compat rouge155 --rouge1
     --rouge155-output)
 cp "$work/out" "$work/ours155"
 echo "evalcli:      cpu ${o155_cpu}s  rss ${o155_kb}KB"
+# One SPL file per line and side, pyrouge-style settings.xml with %06d IDs:
+# what ROUGE-1.5.5.pl reads, and evalcli reads it too (--rouge155-config).
+mkdir -p "$work/peer" "$work/model1"
+awk -v d="$work/peer" '{ f = sprintf("%s/%06d.txt", d, NR - 1); n = split($0, s, "\t");
+    for (i = 1; i <= n; i++) print s[i] > f; if (n == 0) print "" > f; close(f) }' "$summ/pointer-gen-cov.txt"
+awk -v d="$work/model1" '{ f = sprintf("%s/%06d.txt", d, NR - 1); n = split($0, s, "\t");
+    for (i = 1; i <= n; i++) print s[i] > f; if (n == 0) print "" > f; close(f) }' "$summ/reference.txt"
+{
+  echo '<ROUGE-EVAL version="1.0">'
+  awk -v w="$work" '{ id = sprintf("%06d", NR - 1);
+    printf "<EVAL ID=\"%s\"><PEER-ROOT>%s/peer</PEER-ROOT><MODEL-ROOT>%s/model1</MODEL-ROOT>", id, w, w;
+    printf "<INPUT-FORMAT TYPE=\"SPL\"></INPUT-FORMAT><PEERS><P ID=\"S\">%s.txt</P></PEERS>", id;
+    printf "<MODELS><M ID=\"1\">%s.txt</M></MODELS></EVAL>\n", id }' "$summ/reference.txt"
+  echo '</ROUGE-EVAL>'
+} > "$work/settings.xml"
+read -r c155_cpu c155_kb < <(measure "$evalcli" rouge --compat rouge155 --rouge155-data "$data" \
+    --rouge155-flags "$flags" --rouge155-config "$work/settings.xml" --rouge155-output)
+same_config=$(cmp -s "$work/out" "$work/ours155" && echo "report identical to the line-file run" || echo "REPORT DIFFERS from the line-file run")
+echo "evalcli --rouge155-config settings.xml (22,980 SPL files): cpu ${c155_cpu}s  rss ${c155_kb}KB  ($same_config)"
 if [[ -f "$r155_dir/ROUGE-1.5.5.pl" ]]; then
-  # One SPL file per line and side, pyrouge-style settings.xml with %06d IDs.
-  mkdir -p "$work/peer" "$work/model1"
-  awk -v d="$work/peer" '{ f = sprintf("%s/%06d.txt", d, NR - 1); n = split($0, s, "\t");
-      for (i = 1; i <= n; i++) print s[i] > f; if (n == 0) print "" > f; close(f) }' "$summ/pointer-gen-cov.txt"
-  awk -v d="$work/model1" '{ f = sprintf("%s/%06d.txt", d, NR - 1); n = split($0, s, "\t");
-      for (i = 1; i <= n; i++) print s[i] > f; if (n == 0) print "" > f; close(f) }' "$summ/reference.txt"
-  {
-    echo '<ROUGE-EVAL version="1.0">'
-    awk -v w="$work" '{ id = sprintf("%06d", NR - 1);
-      printf "<EVAL ID=\"%s\"><PEER-ROOT>%s/peer</PEER-ROOT><MODEL-ROOT>%s/model1</MODEL-ROOT>", id, w, w;
-      printf "<INPUT-FORMAT TYPE=\"SPL\"></INPUT-FORMAT><PEERS><P ID=\"S\">%s.txt</P></PEERS>", id;
-      printf "<MODELS><M ID=\"1\">%s.txt</M></MODELS></EVAL>\n", id }' "$summ/reference.txt"
-    echo '</ROUGE-EVAL>'
-  } > "$work/settings.xml"
   read -r p_cpu p_kb < <(measure perl "$r155_dir/ROUGE-1.5.5.pl" -e "$r155_dir/data" $flags "$work/settings.xml")
   same=$(cmp -s "$work/out" "$work/ours155" && echo "report byte-identical to evalcli's" || echo "REPORT DIFFERS from evalcli's")
   echo "ROUGE-1.5.5:  cpu ${p_cpu}s  rss ${p_kb}KB  ($same)  -> ratio $(ratio "$p_cpu" "$o155_cpu")x"

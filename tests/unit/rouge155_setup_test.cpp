@@ -406,6 +406,9 @@ TEST_CASE("evalcli rouge --rouge155-config: bad setups", "[rouge155-setup]") {
   CHECK(rouge155(*parent, "-n 1 -a", {"--rouge155-config", setup.path("nothing.xml")}).exit_code == 3);
   CHECK(rouge155(*parent, "-n 1 -a", {"--rouge155-config", config, "-i", fixture("sysA.txt")}).exit_code == 2);
   CHECK(rouge155(*parent, "-n 1 -a -z SPL", {"-r", fixture("modelA.txt"), "-i", fixture("sysA.txt")}).exit_code == 2);
+  const auto simple = rouge155(*parent, "-n 1 -z SIMPLE", {"--rouge155-config", setup.path("filelist.txt")});
+  CHECK(simple.exit_code == 2);
+  CHECK(simple.err.find("SIMPLE is ROUGE's Basic Element format") != std::string::npos);
   CHECK(rouge155(*parent, "-n 1 -a", {"-r", fixture("modelA.txt"), "-i", fixture("sysA.txt"), "--rouge155-system", "x"})
             .exit_code == 2);
   CHECK(rouge155(*parent, "-n 1 -a", {"--rouge155-config", config, "--sentence-sep", "tab"}).exit_code == 2);

@@ -14,6 +14,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/rouge.hpp"
+#include "evalcli/metrics/rouge155_setup.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -261,7 +262,16 @@ void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
       switch (a[1]) {
         case 'a': o.all_peers = true; break;
         case 'v': break;  // verbose: nothing to change
-        case 'z': o.file_list_format = value(i, a); break;
+        case 'z': {
+          // Checked here, where a bad value is a usage error (the script dies at the first read).
+          const std::string format = value(i, a);
+          try {
+            o.file_list_format = rouge155_input_format(format, "--rouge155-flags -z");
+          } catch (const Error& e) {
+            throw usage_error(e.what());
+          }
+          break;
+        }
         case 'c': o.confidence = std::stod(value(i, a)); break;
         case 'd': o.per_doc = true; break;
         case 'e': o.data_dir = value(i, a); break;
