@@ -252,7 +252,10 @@ void run_rouge155_setup(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
         missing.push_back(eval.id);
       }
     }
-    if (!missing.empty()) {
+    if (keys.empty()) {
+      io.err << fmt::format("evalcli: warning: {}: peer {} is in none of the {} EVALs; ROUGE-1.5.5 reports 0 for it\n",
+                            setup.source, peer, setup.evals.size());
+    } else if (!missing.empty()) {
       io.err << fmt::format(
           "evalcli: warning: {}: peer {} is missing from {} of {} EVALs (first: {}); ROUGE-1.5.5 averages it over the "
           "other {}\n",

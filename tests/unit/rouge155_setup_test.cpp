@@ -397,6 +397,10 @@ TEST_CASE("evalcli rouge --rouge155-config: bad setups", "[rouge155-setup]") {
   CHECK(missing.err.find("evalcli: warning: " + setup.path("missing_peer.xml") + ": peer sysB is missing from 1 of 3 EVALs (first: 2)") == 0);
   CHECK(missing.out.find("sysB ROUGE-1 Eval 2.sysB") == std::string::npos);
   CHECK(missing.out.find("sysB ROUGE-1 Eval 3.sysB") != std::string::npos);
+  const auto nobody = rouge155(*parent, "-n 1 -x", {"--rouge155-config", config, "--rouge155-system", "sysC"});
+  CHECK(nobody.exit_code == 0);  // as the script: a report of zeros
+  CHECK(nobody.err.find("peer sysC is in none of the 3 EVALs") != std::string::npos);
+  CHECK(nobody.out.find("sysC ROUGE-1 Average_R: 0.00000 (95%-conf.int. 0.00000 - 0.00000)") != std::string::npos);
   // A file that is not there: exit 3 naming the settings line and the path.
   fs::remove(setup.path("models/B.2.html"));
   const auto gone = rouge155(*parent, "-n 1 -a", {"--rouge155-config", config});
