@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,7 @@ class NltkMeteor : public Metric {
 
   FormIds lowercased_form_ids(std::u32string_view line) const;
   double score_forms(const FormIds& hyp, const FormIds& ref, NltkAlignment* alignment) const;
-  const std::vector<std::uint32_t>& synonym_ids(std::uint32_t stem) const;
+  std::span<const std::uint32_t> synonym_ids(std::uint32_t stem) const;
 
   NltkMeteorOptions options_;
   std::unique_ptr<TextPipeline> pipeline_;

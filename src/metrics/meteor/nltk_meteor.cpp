@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <unordered_map>
+#include <memory>
+#include <span>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
@@ -58,6 +58,29 @@ Words enumerate(const std::vector<std::uint32_t>& forms) {
 
 std::string format_param(double value) { return fmt::format("{}", value); }
 
+// Texts that never move (the interners keep views of them), in large blocks:
+// a run sees tens of thousands of distinct words, and one allocation each
+// would cost about as much to free at exit as to make.
+class TextArena {
+ public:
+  std::u32string_view store(std::u32string_view text) {
+    if (blocks_.empty() || used_ + text.size() > capacity_) {
+      capacity_ = std::max<std::size_t>(kBlock, text.size());
+      blocks_.push_back(std::make_unique<char32_t[]>(capacity_));
+      used_ = 0;
+    }
+    char32_t* at = blocks_.back().get() + used_;
+    std::copy(text.begin(), text.end(), at);
+    used_ += text.size();
+    return {at, text.size()};
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 1 << 16;
+  std::vector<std::unique_ptr<char32_t[]>> blocks_;
+  std::size_t used_ = 0, capacity_ = 0;
+};
+
 }  // namespace
 
 // Every string the matcher compares, interned once: tokens map to the id of
@@ -68,27 +91,29 @@ std::string format_param(double value) { return fmt::format("{}", value); }
 struct NltkMeteor::Lexicon {
   static constexpr std::uint32_t kUnknown = text::StringInterner::kAbsent;
 
-  std::deque<std::u32string> token_texts;  // the interners hold views of these
+  TextArena texts;
   text::StringInterner tokens;
   std::vector<std::uint32_t> token_form;  // token id -> form id
 
-  std::deque<std::u32string> form_texts;
   text::StringInterner forms;
-  std::vector<std::uint32_t> stem;  // form id -> form id of its stem, or kUnknown
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> synonyms;  // stem form id -> sorted form ids
+  std::vector<std::u32string_view> form_texts;  // form id -> text
+  std::vector<std::uint32_t> stem;              // form id -> form id of its stem, or kUnknown
+  // Synonym sets, one after the other: stem form id -> [begin, end) in `synonym_ids`.
+  std::vector<std::uint32_t> synonym_ids;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> synonym_range;  // kUnknown: not looked up yet
 
-  std::uint32_t form_id(std::u32string&& form) {
+  std::uint32_t form_id(std::u32string_view form) {
     const std::uint32_t id = forms.find(form);
     if (id != kUnknown) return id;
-    form_texts.push_back(std::move(form));
+    form_texts.push_back(texts.store(form));
     stem.push_back(kUnknown);
+    synonym_range.emplace_back(kUnknown, kUnknown);
     return forms.id(form_texts.back());
   }
   std::uint32_t lowercased_form_id(std::u32string_view token) {
     const std::uint32_t id = tokens.find(token);
     if (id != kUnknown) return token_form[id];
-    token_texts.emplace_back(token);
-    tokens.id(token_texts.back());
+    tokens.id(texts.store(token));
     token_form.push_back(form_id(text::lower(token)));
     return token_form.back();
   }
@@ -153,7 +178,7 @@ double NltkMeteor::score_forms(const FormIds& hyp_forms, const FormIds& ref_form
     for (Words* words : {&hyp, &ref}) {
       for (auto& word : *words) {
         if (lexicon.stem[word.form] == Lexicon::kUnknown) {
-          const std::uint32_t stem = lexicon.form_id(stemmer_.stem(std::u32string_view(lexicon.form_texts[word.form])));
+          const std::uint32_t stem = lexicon.form_id(stemmer_.stem(lexicon.form_texts[word.form]));
           lexicon.stem[word.form] = stem;
         }
         word.form = lexicon.stem[word.form];
@@ -164,7 +189,7 @@ double NltkMeteor::score_forms(const FormIds& hyp_forms, const FormIds& ref_form
   if (options_.synonyms && !ref.empty()) {
     std::lock_guard lock(lexicon_mutex_);
     for (std::size_t i = hyp.size(); i-- > 0;) {
-      const auto& synonyms = synonym_ids(hyp[i].form);
+      const std::span<const std::uint32_t> synonyms = synonym_ids(hyp[i].form);  // valid until the next call
       for (std::size_t j = ref.size(); j-- > 0;) {
         if (std::binary_search(synonyms.begin(), synonyms.end(), ref[j].form)) {
           matches.emplace_back(hyp[i].index, ref[j].index);
@@ -184,21 +209,25 @@ double NltkMeteor::score_forms(const FormIds& hyp_forms, const FormIds& ref_form
 
 // NLTK's set of lemma names (without '_') of wordnet.synsets(stem), plus the
 // stem itself, as sorted lexicon ids. Called with lexicon_mutex_ held.
-const std::vector<std::uint32_t>& NltkMeteor::synonym_ids(std::uint32_t stem) const {
+std::span<const std::uint32_t> NltkMeteor::synonym_ids(std::uint32_t stem) const {
   Lexicon& lexicon = *lexicon_;
-  auto it = lexicon.synonyms.find(stem);
-  if (it != lexicon.synonyms.end()) return it->second;
-  std::vector<std::uint32_t> ids{stem};
-  std::u32string decoded;
-  for (const auto& name : wordnet_->synonyms(utf8::encode(lexicon.form_texts[stem]))) {
-    if (name.find('_') != std::string::npos) continue;
-    decoded.clear();
-    utf8::decode(name, decoded);
-    ids.push_back(lexicon.form_id(std::move(decoded)));
+  if (lexicon.synonym_range[stem].first == Lexicon::kUnknown) {
+    std::vector<std::uint32_t> ids{stem};
+    std::u32string decoded;
+    for (const auto& name : wordnet_->synonyms(utf8::encode(lexicon.form_texts[stem]))) {
+      if (name.find('_') != std::string::npos) continue;
+      decoded.clear();
+      utf8::decode(name, decoded);
+      ids.push_back(lexicon.form_id(decoded));
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    const auto begin = static_cast<std::uint32_t>(lexicon.synonym_ids.size());
+    lexicon.synonym_ids.insert(lexicon.synonym_ids.end(), ids.begin(), ids.end());
+    lexicon.synonym_range[stem] = {begin, static_cast<std::uint32_t>(lexicon.synonym_ids.size())};
   }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return lexicon.synonyms.emplace(stem, std::move(ids)).first->second;
+  const auto [begin, end] = lexicon.synonym_range[stem];
+  return {lexicon.synonym_ids.data() + begin, end - begin};
 }
 
 void NltkMeteor::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
