@@ -39,8 +39,8 @@ CaptionSet read_plain_captions(const CorpusSpec& spec) {
   while (reader.next(hyps, refs)) {
     CaptionItem item;
     item.id = std::to_string(reader.segments_read());
-    item.refs = refs;
-    item.hyps = hyps;
+    item.refs = std::move(refs);  // the reader refills moved-from vectors
+    item.hyps = std::move(hyps);
     set.items.push_back(std::move(item));
   }
   if (set.items.empty()) {

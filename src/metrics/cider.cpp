@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -255,37 +256,32 @@ class NgramTable {
   // The same, except that a new n-gram's rank is left for assign_rank().
   std::uint32_t unranked_ngram_id(std::uint32_t prefix, std::uint32_t word, bool& inserted) {
     const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | word;
-    const auto id = ngrams_.find_or_insert(key, static_cast<std::uint32_t>(prefix_.size()), inserted);
-    if (inserted) {
-      prefix_.push_back(prefix);
-      last_word_.push_back(word);
-      rank_.push_back(0);
-    }
+    const auto id = ngrams_.find_or_insert(key, static_cast<std::uint32_t>(ngrams_info_.size()), inserted);
+    if (inserted) ngrams_info_.push_back({prefix, word, 0});
     return id;
   }
   // Ranks say in which order the n-grams were met, counting sentence by
   // sentence, order by order, left to right, whatever order ids were handed
   // out in (the df file lists n-grams in this first-seen order).
-  void assign_rank(std::uint32_t id) { rank_[id] = next_rank_++; }
+  void assign_rank(std::uint32_t id) { ngrams_info_[id].rank = next_rank_++; }
   // Every id, in rank order.
   std::vector<std::uint32_t> ids_by_rank() const {
-    std::vector<std::uint32_t> ids(rank_.size());
-    for (std::uint32_t id = 0; id < rank_.size(); ++id) ids[rank_[id]] = id;
+    std::vector<std::uint32_t> ids(ngrams_info_.size());
+    for (std::uint32_t id = 0; id < ngrams_info_.size(); ++id) ids[ngrams_info_[id].rank] = id;
     return ids;
   }
-  std::size_t size() const { return prefix_.size(); }
+  std::size_t size() const { return ngrams_info_.size(); }
+  std::size_t capacity() const { return ngrams_info_.capacity(); }
   void prefetch(std::uint32_t prefix, std::uint32_t word) const {
     ngrams_.prefetch((static_cast<std::uint64_t>(prefix) << 32) | word);
   }
   void reserve(std::size_t ngrams) {
     ngrams_.reserve(ngrams);
-    prefix_.reserve(ngrams);
-    last_word_.reserve(ngrams);
-    rank_.reserve(ngrams);
+    ngrams_info_.reserve(ngrams);
   }
   std::u32string text(std::uint32_t id) const {
     std::vector<std::uint32_t> chain;
-    for (std::uint32_t at = id; at != kNoPrefix; at = prefix_[at]) chain.push_back(last_word_[at]);
+    for (std::uint32_t at = id; at != kNoPrefix; at = ngrams_info_[at].prefix) chain.push_back(ngrams_info_[at].last_word);
     std::u32string out;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       if (!out.empty()) out += U' ';
@@ -298,9 +294,12 @@ class NgramTable {
   FlatIdMap words_;
   std::vector<std::u32string> word_text_;
   FlatIdMap ngrams_;
-  std::vector<std::uint32_t> prefix_;
-  std::vector<std::uint32_t> last_word_;
-  std::vector<std::uint32_t> rank_;
+  struct NgramInfo {
+    std::uint32_t prefix;     // id of the (n-1)-gram, kNoPrefix for a word
+    std::uint32_t last_word;  // word id
+    std::uint32_t rank;       // see assign_rank()
+  };
+  LargeVector<NgramInfo> ngrams_info_;  // by id
   std::uint32_t next_rank_ = 0;
 };
 
@@ -397,6 +396,7 @@ class SentenceStore {
     offsets_.reserve(sentences * (max_n_ + 1));
     sentences_.reserve(sentences);
     table.reserve(ngrams / 4);  // distinct n-grams: about a quarter of the occurrences in captions
+    df_.reserve(ngrams / 4);
   }
   // [first, last) positions of sentence `s`'s order-k n-grams (k from 0).
   std::uint32_t begin(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k]; }
@@ -438,7 +438,10 @@ class SentenceStore {
   void count_document(std::size_t start, std::size_t size, std::uint32_t stamp) {
     for (std::size_t pos = start; pos < start + size; ++pos) {
       const std::uint32_t id = region_ids_[pos];
-      if (id >= df_.size()) df_.resize(std::max(table.size(), df_.size() * 3 / 2));
+      if (id >= df_.size()) {
+        // Within the reserved capacity at once; beyond it, geometrically.
+        df_.resize(std::max({table.size(), df_.size() * 3 / 2, std::min(df_.capacity(), table.capacity())}));
+      }
       DfEntry& entry = df_[id];
       if (entry.last_batch != stamp) {
         entry.last_batch = stamp;
@@ -488,7 +491,7 @@ struct WeightedSentence {
   std::vector<double> norms;
 };
 
-void weigh(const SentenceStore& store, std::uint32_t sentence, const std::vector<double>& idf,
+void weigh(const SentenceStore& store, std::uint32_t sentence, const LargeVector<double>& idf,
            WeightedSentence& out) {
   const std::size_t max_n = store.max_n();
   const std::uint32_t first = store.begin(sentence, 0);
@@ -508,7 +511,7 @@ void weigh(const SentenceStore& store, std::uint32_t sentence, const std::vector
 
 // Reusable buffers for scoring.
 struct ScoringScratch {
-  std::vector<double> ref_weight_by_id;  // zero except while a reference is loaded
+  LargeVector<double> ref_weight_by_id;  // zero except while a reference is loaded
   // CIDEr-D's length penalty by |hyp bigrams - ref bigrams| (NaN: not computed
   // yet): lengths repeat, and pow() is the costliest call per reference.
   std::vector<double> penalty_by_distance;
@@ -531,7 +534,7 @@ double length_penalty(double delta, double two_sigma_squared, std::vector<double
 // One image: mean over references and n-gram orders of the (clipped, penalised)
 // cosine similarities, times 10, in the reference tools' operation order.
 double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t first_ref, std::uint32_t ref_count,
-                  const std::vector<double>& idf, const CiderOptions& options, ScoringScratch& scratch) {
+                  const LargeVector<double>& idf, const CiderOptions& options, ScoringScratch& scratch) {
   const std::size_t max_n = store.max_n();
   auto& by_id = scratch.ref_weight_by_id;
   if (by_id.size() < idf.size()) by_id.resize(idf.size(), 0.0);
@@ -570,11 +573,11 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
 }
 
 // idf[id] = log(N) - log(max(1, df[id])), with logs of equal df values computed once.
-std::vector<double> inverse_document_frequencies(const std::vector<std::uint32_t>& df, std::size_t n_ngrams,
+LargeVector<double> inverse_document_frequencies(const std::vector<std::uint32_t>& df, std::size_t n_ngrams,
                                                  std::size_t documents) {
   const double log_n = std::log(static_cast<double>(documents));
   std::vector<double> log_cache;
-  std::vector<double> idf(n_ngrams);
+  LargeVector<double> idf(n_ngrams);
   for (std::size_t id = 0; id < n_ngrams; ++id) {
     const std::uint32_t count = id < df.size() ? df[id] : 0;
     if (count >= log_cache.size()) {
@@ -674,7 +677,7 @@ std::vector<double> CiderCorpus::score_all(std::size_t system) const {
   const Impl& d = *impl_;
   const auto df = d.df_in_effect();
   const std::size_t n_docs = d.loaded_df ? d.loaded_documents : d.documents.size();
-  const std::vector<double> idf = inverse_document_frequencies(df, d.store.table.size(), n_docs);
+  const LargeVector<double> idf = inverse_document_frequencies(df, d.store.table.size(), n_docs);
   ScoringScratch scratch;
   std::vector<double> scores;
   scores.reserve(d.documents.size());
@@ -713,7 +716,7 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
     auto it = df_lookup_.find(store.table.text(static_cast<std::uint32_t>(id)));
     if (it != df_lookup_.end()) df[id] = it->second;
   }
-  const std::vector<double> idf = inverse_document_frequencies(df, store.table.size(), df_->documents);
+  const LargeVector<double> idf = inverse_document_frequencies(df, store.table.size(), df_->documents);
   ScoringScratch scratch;
   out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, options_,
                       scratch);
