@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {
@@ -240,7 +241,7 @@ class NgramTable {
       bool inserted = false;
       const auto id = words_.find_or_insert(probe, static_cast<std::uint32_t>(word_text_.size()), inserted);
       if (inserted) {
-        word_text_.emplace_back(word);
+        word_text_.push_back(word_arena_.store(word));
         return id;
       }
       if (word_text_[id] == word) return id;
@@ -292,7 +293,8 @@ class NgramTable {
 
  private:
   FlatIdMap words_;
-  std::vector<std::u32string> word_text_;
+  text::TextArena word_arena_;
+  std::vector<std::u32string_view> word_text_;  // by word id, in word_arena_
   FlatIdMap ngrams_;
   struct NgramInfo {
     std::uint32_t prefix;     // id of the (n-1)-gram, kNoPrefix for a word

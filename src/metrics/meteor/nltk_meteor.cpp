@@ -10,6 +10,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/meteor.hpp"
 #include "evalcli/text/string_interner.hpp"
+#include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -58,29 +59,6 @@ Words enumerate(const std::vector<std::uint32_t>& forms) {
 
 std::string format_param(double value) { return fmt::format("{}", value); }
 
-// Texts that never move (the interners keep views of them), in large blocks:
-// a run sees tens of thousands of distinct words, and one allocation each
-// would cost about as much to free at exit as to make.
-class TextArena {
- public:
-  std::u32string_view store(std::u32string_view text) {
-    if (blocks_.empty() || used_ + text.size() > capacity_) {
-      capacity_ = std::max<std::size_t>(kBlock, text.size());
-      blocks_.push_back(std::make_unique<char32_t[]>(capacity_));
-      used_ = 0;
-    }
-    char32_t* at = blocks_.back().get() + used_;
-    std::copy(text.begin(), text.end(), at);
-    used_ += text.size();
-    return {at, text.size()};
-  }
-
- private:
-  static constexpr std::size_t kBlock = 1 << 16;
-  std::vector<std::unique_ptr<char32_t[]>> blocks_;
-  std::size_t used_ = 0, capacity_ = 0;
-};
-
 }  // namespace
 
 // Every string the matcher compares, interned once: tokens map to the id of
@@ -91,7 +69,7 @@ class TextArena {
 struct NltkMeteor::Lexicon {
   static constexpr std::uint32_t kUnknown = text::StringInterner::kAbsent;
 
-  TextArena texts;
+  text::TextArena texts;
   text::StringInterner tokens;
   std::vector<std::uint32_t> token_form;  // token id -> form id
 
