@@ -73,8 +73,9 @@ struct TokenizedLine {
   std::u32string text;
   std::vector<Token> tokens;
 
-  void assign(std::u32string tokenized) {
-    text = std::move(tokenized);
+  // Tokenizes `line` into `text` (whose buffer is reused from line to line).
+  void assign(const TextPipeline& pipeline, std::u32string_view line) {
+    pipeline.process_into(line, text);
     tokens.clear();
     const char32_t* p = text.data();
     const char32_t* const end = p + text.size();
@@ -182,9 +183,9 @@ void Bleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string
                          Stat* out) const {
   thread_local BleuScratch scratch;
   const auto max_order = static_cast<std::size_t>(options_.max_ngram_order);
-  scratch.hyp.assign(pipeline_->process(text::rstrip(hyp)));
+  scratch.hyp.assign(*pipeline_, text::rstrip(hyp));
   if (scratch.refs.size() < refs.size()) scratch.refs.resize(refs.size());
-  for (std::size_t r = 0; r < refs.size(); ++r) scratch.refs[r].assign(pipeline_->process(text::rstrip(refs[r])));
+  for (std::size_t r = 0; r < refs.size(); ++r) scratch.refs[r].assign(*pipeline_, text::rstrip(refs[r]));
 
   // Closest reference length; ties go to the shorter reference.
   const auto hyp_len = static_cast<long long>(scratch.hyp.size());

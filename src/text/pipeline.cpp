@@ -25,6 +25,14 @@ std::u32string TextPipeline::process(std::u32string_view line) const {
   return tokenizer_->tokenize(normalize(line));
 }
 
+void TextPipeline::process_into(std::u32string_view line, std::u32string& out) const {
+  if (normalizers_.empty() && !lowercase_) {
+    tokenizer_->tokenize_into(line, out);
+  } else {
+    tokenizer_->tokenize_into(normalize(line), out);
+  }
+}
+
 std::string TextPipeline::normalizer_chain_id() const {
   if (normalizers_.empty()) return "none";
   std::string chain;

@@ -11,9 +11,18 @@ class Tokenizer13a : public Tokenizer {
   std::string sacrebleu_name() const override { return "13a"; }
 
   std::u32string tokenize(std::u32string_view line) const override {
-    // Most lines have none of the characters the replacements look for.
     std::u32string out;
-    if (apply_13a_rules_unless_replacements(line, out)) return out;
+    tokenize_into(line, out);
+    return out;
+  }
+
+  void tokenize_into(std::u32string_view line, std::u32string& out) const override {
+    // Most lines have none of the characters the replacements look for.
+    if (!apply_13a_rules_unless_replacements(line, out)) out = with_replacements(line);
+  }
+
+ private:
+  static std::u32string with_replacements(std::u32string_view line) {
     std::u32string s(line);
     if (s.find(U"<skipped>") != std::u32string::npos) replace_all(s, U"<skipped>", U"");
     if (s.find(U'\n') != std::u32string::npos) {

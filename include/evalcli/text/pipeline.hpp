@@ -25,6 +25,8 @@ class TextPipeline {
 
   // Normalized, lowercased (if asked) and tokenized: tokens joined by one space.
   std::u32string process(std::u32string_view line) const;
+  // The same into `out` (content replaced; buffer reused). `line` must not view `out`.
+  void process_into(std::u32string_view line, std::u32string& out) const;
   // Normalizers and lowercasing only (metrics that tokenize on their own).
   std::u32string normalize(std::u32string_view line) const;
 

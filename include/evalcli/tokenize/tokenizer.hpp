@@ -34,6 +34,9 @@ class Tokenizer {
   virtual std::string signature_fields() const { return {}; }
   // Tokens of `line`, joined by single spaces, no leading/trailing space.
   virtual std::u32string tokenize(std::u32string_view line) const = 0;
+  // The same tokens written into `out` (its content replaced), so that a caller
+  // scoring many lines can reuse one buffer. `line` must not view `out`.
+  virtual void tokenize_into(std::u32string_view line, std::u32string& out) const { out = tokenize(line); }
 };
 
 // Creates a tokenizer by registry name; throws a usage error naming the valid ones.
