@@ -3,7 +3,6 @@
 #include "evalcli/metrics/cider.hpp"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/huge_pages.hpp"
 #include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 
@@ -70,31 +70,13 @@ constexpr std::uint32_t kNoPrefix = 0xFFFFFFFFu;
 constexpr double kE = 2.718281828459045;
 
 // Large tables (the n-gram hash table, the per-occurrence arrays: several MB
-// for a COCO-sized corpus) come straight from mmap(), 2 MiB-aligned, with
-// transparent huge pages asked for: that spares a page fault per 4 KiB and
-// most TLB misses of the random look-ups. The kernel may ignore the advice;
-// the contents are the same either way. Fresh pages are zero-filled.
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
-constexpr std::size_t kSmallPage = 4096;
+// for a COCO-sized corpus) come from memory::map_zeroed_huge (huge pages
+// advised: fewer page faults and TLB misses on the random look-ups).
+using memory::kHugePage;
+using memory::map_zeroed_huge;
+using memory::unmap_zeroed_huge;
 
-std::size_t round_up(std::size_t bytes, std::size_t unit) { return (bytes + unit - 1) / unit * unit; }
-
-void* map_huge_zeroed(std::size_t bytes) {
-  const std::size_t length = round_up(bytes, kSmallPage);
-  void* p = ::mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  char* base = static_cast<char*>(p);
-  char* aligned = base + (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
-  if (aligned > base) ::munmap(base, static_cast<std::size_t>(aligned - base));
-  const std::size_t tail = static_cast<std::size_t>(base + length + kHugePage - (aligned + length));
-  if (tail > 0) ::munmap(aligned + length, tail);
-  ::madvise(aligned, length, MADV_HUGEPAGE);
-  return aligned;
-}
-
-void unmap_huge(void* p, std::size_t bytes) { ::munmap(p, round_up(bytes, kSmallPage)); }
-
-// std::allocator, except that blocks of 2 MiB and more come from map_huge_zeroed().
+// std::allocator, except that blocks of 2 MiB and more come from map_zeroed_huge().
 template <typename T>
 struct LargeTableAllocator {
   using value_type = T;
@@ -103,13 +85,13 @@ struct LargeTableAllocator {
   LargeTableAllocator(const LargeTableAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
     if (n * sizeof(T) < kHugePage) return std::allocator<T>().allocate(n);
-    return static_cast<T*>(map_huge_zeroed(n * sizeof(T)));
+    return static_cast<T*>(map_zeroed_huge(n * sizeof(T)));
   }
   void deallocate(T* p, std::size_t n) noexcept {
     if (n * sizeof(T) < kHugePage) {
       std::allocator<T>().deallocate(p, n);
     } else {
-      unmap_huge(p, n * sizeof(T));
+      unmap_zeroed_huge(p, n * sizeof(T));
     }
   }
   template <typename U>
@@ -126,7 +108,7 @@ class ZeroedPages {
   ZeroedPages() = default;
   explicit ZeroedPages(std::size_t bytes) : size_(bytes) {
     if (bytes >= kHugePage) {
-      data_ = map_huge_zeroed(bytes);
+      data_ = map_zeroed_huge(bytes);
     } else if (bytes > 0) {
       data_ = std::calloc(bytes, 1);
       if (data_ == nullptr) throw std::bad_alloc();
@@ -134,7 +116,7 @@ class ZeroedPages {
   }
   ~ZeroedPages() {
     if (size_ >= kHugePage) {
-      unmap_huge(data_, size_);
+      unmap_zeroed_huge(data_, size_);
     } else {
       std::free(data_);
     }

@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <new>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/huge_pages.hpp"
 #include "evalcli/tokenize/jieba.hpp"
 
 namespace evalcli::jieba {
@@ -57,27 +59,16 @@ ZeroedArray::~ZeroedArray() {
 
 void ZeroedArray::reserve(std::size_t capacity) {
   if (capacity <= capacity_) return;
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  using memory::kHugePage;
   const std::size_t bytes = (capacity * sizeof(std::uint64_t) + kHugePage - 1) / kHugePage * kHugePage;
-  void* mapped = MAP_FAILED;
+  void* mapped = nullptr;
   if (data_ == nullptr) {
-    // Over-allocate by one huge page and trim, so that the array starts at a
-    // 2 MB boundary, where transparent huge pages can back it.
-    void* raw = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw != MAP_FAILED) {
-      const auto start = reinterpret_cast<std::uintptr_t>(raw);
-      const std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
-      if (aligned > start) ::munmap(raw, aligned - start);
-      if (const std::size_t tail = start + kHugePage - aligned; tail > 0) {
-        ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-      }
-      mapped = reinterpret_cast<void*>(aligned);
-    }
+    mapped = memory::map_zeroed_huge(bytes);
   } else {
     mapped = ::mremap(data_, mapped_bytes_, bytes, MREMAP_MAYMOVE);  // new pages read as zero
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(mapped, bytes, MADV_HUGEPAGE);  // a hint, as map_zeroed_huge gives
   }
-  if (mapped == MAP_FAILED) throw std::bad_alloc();
-  ::madvise(mapped, bytes, MADV_HUGEPAGE);  // a hint: without THP, ordinary pages
   data_ = static_cast<std::uint64_t*>(mapped);
   mapped_bytes_ = bytes;
   capacity_ = bytes / sizeof(std::uint64_t);
