@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: evalcli bleu vs SacreBLEU on WMT22 en-de (13a) and en-zh (zh),
 # each repeated to 20,370 distinct lines, measured side by side in one run.
-# Prints CPU time (user+sys) and peak RSS of each, and the ratios.
+# Prints CPU time (user+sys; evalcli: median of EVALCLI_RUNS=5 runs, SacreBLEU: one run) and
+# peak RSS of each, and the ratios.
 #
 # Usage: bench/bleu.sh SACREBLEU_CHECKOUT   (a checkout of mjpost/sacrebleu v2.6.0 with
 #        sacrebleu/version.py written by hand; it is run with PYTHONPATH=checkout)
@@ -15,23 +16,25 @@ evalcli=./build/evalcli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measure() {  # measure NAME COMMAND... -> prints "cpu_seconds peak_kb"
-  /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" > "$work/out" 2> /dev/null
-  awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$work/time"
+source bench/lib.sh
+measure() {  # measure RUNS COMMAND... -> prints "cpu_seconds peak_kb" (medians); output in $work/out
+  local runs=$1
+  shift
+  bench_measure "$runs" "$work/out" "$@"
 }
 
 run_case() {  # run_case PAIR TARGET_LANG TOKENIZER
   local pair=$1 lang=$2 tok=$3
   bench/make_distinct_corpus.sh "$shared/$pair/hyp.Online-B.$lang" "$work/hyp" 10
   bench/make_distinct_corpus.sh "$shared/$pair/ref.A.$lang" "$work/ref" 10
-  read -r ours_cpu ours_kb < <(measure "$evalcli" bleu -tok "$tok" -r "$work/ref" -i "$work/hyp" -w 4)
+  read -r ours_cpu ours_kb < <(measure "$EVALCLI_RUNS" "$evalcli" bleu -tok "$tok" -r "$work/ref" -i "$work/hyp" -w 4)
   local ours_score; ours_score=$(cat "$work/out")
-  read -r ref_cpu ref_kb < <(PYTHONPATH="$sacrebleu_dir" measure /usr/bin/python3 -m sacrebleu \
+  read -r ref_cpu ref_kb < <(PYTHONPATH="$sacrebleu_dir" measure 1 /usr/bin/python3 -m sacrebleu \
       "$work/ref" -i "$work/hyp" -tok "$tok" -w 4 -f text)
   local ref_score; ref_score=$(cat "$work/out")
   printf '%-6s %-5s lines=%d\n' "$pair" "$tok" "$(wc -l < "$work/hyp")"
-  printf '  evalcli   cpu %7.3f s  peak %7d KB  %s\n' "$ours_cpu" "$ours_kb" "${ours_score##*= }"
-  printf '  sacrebleu cpu %7.3f s  peak %7d KB  %s\n' "$ref_cpu" "$ref_kb" "${ref_score##*= }"
+  printf '  evalcli   cpu %7.3f s  peak %7d KB  %s\n' "$ours_cpu" "$ours_kb" "${ours_score#* = }"
+  printf '  sacrebleu cpu %7.3f s  peak %7d KB  %s\n' "$ref_cpu" "$ref_kb" "${ref_score#* = }"
   awk -v a="$ref_cpu" -v b="$ours_cpu" -v c="$ref_kb" -v d="$ours_kb" \
     'BEGIN { printf "  ratio: %.1fx less CPU, %.1fx less peak memory\n", a / (b > 0 ? b : 0.001), c / d }'
 }

@@ -2,7 +2,7 @@
 # chrF and TER: evalcli vs SacreBLEU 2.6.0 on WMT22 en-de (Online-B vs ref A)
 # repeated to 20,370 distinct lines (copy k's lines are prefixed with "c<k> ",
 # so no per-line cache can help either tool). Prints CPU time (user+sys) and
-# peak RSS of each run and the ratios. One run each: keep the machine usable.
+# peak RSS of each run and the ratios (evalcli: median of EVALCLI_RUNS=5 runs; SacreBLEU: one run).
 #
 # usage: bench/chrf_ter.sh [EVALCLI_BINARY] [SACREBLEU_CHECKOUT]
 set -euo pipefail
@@ -20,13 +20,13 @@ for k in $(seq 1 $copies); do
 done
 echo "data: $(wc -l <"$work/hyp") lines, $(sort -u "$work/hyp" | wc -l) distinct hypotheses"
 
-# measure NAME CMD...: prints "NAME cpu_seconds peak_rss_kb", keeps stdout in $work/NAME.out
+# [RUNS=N] measure NAME CMD...: prints "NAME cpu_seconds peak_rss_kb" (medians of N runs, default 1),
+# keeps stdout in $work/NAME.out
+source "$here/bench/lib.sh"
 measure() {
   local name="$1"
   shift
-  /usr/bin/time -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>/dev/null
-  read -r user sys rss <"$work/$name.time"
-  echo "$name $(echo "$user + $sys" | bc) $rss"
+  echo "$name $(bench_measure "${RUNS:-1}" "$work/$name.out" "$@")"
 }
 
 run_pair() {
@@ -35,7 +35,7 @@ run_pair() {
   local sb ev
   sb=$(cd "$sacrebleu" && PYTHONPATH=. measure "sacrebleu_$metric" /usr/bin/python3 -m sacrebleu "$work/ref" \
     -i "$work/hyp" -m "$metric" -b -w 6 "$@")
-  ev=$(measure "evalcli_$metric" "$evalcli" "$metric" "$work/ref" -i "$work/hyp" -b -w 6 "$@")
+  ev=$(RUNS=$EVALCLI_RUNS measure "evalcli_$metric" "$evalcli" "$metric" "$work/ref" -i "$work/hyp" -b -w 6 "$@")
   read -r _ sb_cpu sb_rss <<<"$sb"
   read -r _ ev_cpu ev_rss <<<"$ev"
   printf '%-6s sacrebleu: %8.2f s CPU %8.1f MB | evalcli: %6.3f s CPU %7.1f MB | CPU ratio %7.1fx, RSS ratio %5.1fx | scores %s / %s\n' \

@@ -15,9 +15,9 @@ evalcli=./build/evalcli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measure() {  # measure COMMAND... -> prints "cpu_seconds peak_kb"; output in $work/out
-  /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" > "$work/out" 2> /dev/null
-  awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$work/time"
+source bench/lib.sh
+measure() {  # [RUNS=N] measure COMMAND... -> prints "cpu_seconds peak_kb" (medians of N runs, default 1); output in $work/out
+  bench_measure "${RUNS:-1}" "$work/out" "$@"
 }
 
 refs=()
@@ -27,7 +27,7 @@ for r in "${refs[@]}"; do ref_flags+=(-r "$r"); done
 
 for system in contrastive zerocap; do
   hyp=$coco/tok/hyp.$system.txt
-  read -r ours_cpu ours_kb < <(measure "$evalcli" cider "${ref_flags[@]}" -i "$hyp" --tokenize none -b -w 17)
+  read -r ours_cpu ours_kb < <(RUNS=$EVALCLI_RUNS measure "$evalcli" cider "${ref_flags[@]}" -i "$hyp" --tokenize none -b -w 17)
   ours_score=$(cat "$work/out")
   read -r ref_cpu ref_kb < <(PYTHONPATH="$checkout" measure /usr/bin/python3 bench/cider_pycocoevalcap.py \
       "$hyp" "${refs[@]}")
@@ -41,7 +41,7 @@ done
 
 raw_flags=()
 for k in 1 2 3 4 5; do raw_flags+=(-r "$coco/ref.$k.txt"); done
-read -r raw_cpu raw_kb < <(measure "$evalcli" cider "${raw_flags[@]}" -i "$coco/hyp.contrastive.txt" --tokenize ptb -b -w 17)
+read -r raw_cpu raw_kb < <(RUNS=$EVALCLI_RUNS measure "$evalcli" cider "${raw_flags[@]}" -i "$coco/hyp.contrastive.txt" --tokenize ptb -b -w 17)
 printf 'CIDEr-D contrastive from raw captions (evalcli PTB tokenizer)\n'
 printf '  evalcli       cpu %7.3f s  peak %7d KB  %s\n' "$raw_cpu" "$raw_kb" "$(cat "$work/out")"
 printf '  (pycocoevalcap incl. two PTBTokenizer JVM runs: 4.33 s CPU in ../shared/specs/cider.md §4)\n'

@@ -19,9 +19,9 @@ evalcli=./build/evalcli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measure() {  # measure COMMAND... -> prints "cpu_seconds peak_kb"
-  /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" > "$work/out" 2> "$work/err"
-  awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$work/time"
+source bench/lib.sh
+measure() {  # [RUNS=N] measure COMMAND... -> prints "cpu_seconds peak_kb" (medians of N runs, default 1); output in $work/out
+  bench_measure "${RUNS:-1}" "$work/out" "$@"
 }
 
 # NLTK's WordNet reader wants corpora/wordnet/ with a lexnames file.
@@ -55,7 +55,7 @@ print(repr(sum(scores) / len(scores)))
 EOF
 
 echo "WMT22 de-en Online-B vs ref A: $(wc -l < "$hyp") segments"
-read -r ours_cpu ours_kb < <(measure "$evalcli" meteor -r "$ref" -i "$hyp" --tokenize none -b -w 16)
+read -r ours_cpu ours_kb < <(RUNS=$EVALCLI_RUNS measure "$evalcli" meteor -r "$ref" -i "$hyp" --tokenize none -b -w 16)
 ours_score=$(cat "$work/out")
 read -r nltk_cpu nltk_kb < <(NLTK_DATA="$work/nltk_data" measure /usr/bin/python3 "$work/nltk_meteor.py" "$hyp" "$ref")
 nltk_score=$(cat "$work/out")
@@ -64,7 +64,7 @@ printf '  NLTK 3.8        cpu %7.3f s  peak %7d KB  %s\n' "$nltk_cpu" "$nltk_kb"
 awk -v a="$nltk_cpu" -v b="$ours_cpu" 'BEGIN { printf "  ratio: %.1fx less CPU (target 50x)\n", a / (b > 0 ? b : 0.001) }'
 
 if [[ -n "${METEOR_JAR:-}" ]]; then
-  read -r ours_cpu ours_kb < <(measure "$evalcli" meteor --compat meteor15 --meteor-resources "$shared/meteor15" \
+  read -r ours_cpu ours_kb < <(RUNS=$EVALCLI_RUNS measure "$evalcli" meteor --compat meteor15 --meteor-resources "$shared/meteor15" \
       --norm norm -m "exact stem synonym" -r "$ref" -i "$hyp" -b -w 16)
   ours_score=$(cat "$work/out")
   read -r java_cpu java_kb < <(measure java -Xmx2G -jar "$METEOR_JAR" "$hyp" "$ref" -l en -norm \

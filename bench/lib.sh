@@ -1,0 +1,24 @@
+# Shared measuring for bench/*.sh (source it).
+#
+# bench_measure RUNS OUT CMD...: runs CMD RUNS times (stdin from /dev/null, stdout kept in OUT,
+# stderr dropped) and prints "cpu_seconds peak_rss_kb", each the median over the runs.
+# CPU = user+sys from bash's `time` (1 ms resolution; /usr/bin/time prints 10 ms, too coarse for
+# evalcli's runs of 0.05 s); peak RSS from /usr/bin/time's %M (the same for every tool measured).
+# On a shared machine wall time is meaningless, CPU time is what compares.
+bench_measure() {
+  local runs=$1 out=$2 TIMEFORMAT='%3U %3S'
+  shift 2
+  local rows cpu rss
+  rows=$(mktemp)
+  for _ in $(seq "$runs"); do
+    { time /usr/bin/time -f "%M" -o "$rows.rss" "$@" < /dev/null > "$out" 2> /dev/null; } 2> "$rows.cpu"
+    echo "$(awk '{printf "%.3f", $1 + $2}' "$rows.cpu") $(cat "$rows.rss")" >> "$rows"
+  done
+  cpu=$(sort -n -k1,1 "$rows" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print $1}')
+  rss=$(sort -n -k2,2 "$rows" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print $2}')
+  rm -f "$rows" "$rows.rss" "$rows.cpu"
+  echo "$cpu $rss"
+}
+
+# Runs of evalcli per measurement (cheap; the reference tools run once).
+EVALCLI_RUNS=${EVALCLI_RUNS:-5}
