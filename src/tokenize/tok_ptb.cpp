@@ -443,6 +443,7 @@ class PtbLexer {
   }
 
   std::size_t date(std::size_t i) const {
+    if (!is_digit(at(i))) return 0;  // (no lists built for the common case)
     auto ends = digits({i}, 1, 2);
     ends = one_char(ends, U"-/");
     ends = digits(ends, 1, 2);
@@ -492,6 +493,7 @@ class PtbLexer {
       }
       return out;
     };
+    if (!is_digit(at(i))) return 0;  // every alternative starts with a digit
     auto whole = digits({i}, 1, 4);
     auto with_prefix = digits(one_char(whole, U"- \u00A0"), 1, 4);
     with_prefix.insert(with_prefix.end(), whole.begin(), whole.end());
@@ -542,6 +544,7 @@ class PtbLexer {
     return ends;
   }
   std::size_t thing3(std::size_t i) const {
+    if (!is_ascii_alnum(at(i))) return 0;  // thing3_segment(i) is empty
     std::size_t best = 0;
     std::vector<std::size_t> frontier = thing3_segment(i);
     for (int group = 0; group < 2; ++group) {
@@ -562,6 +565,7 @@ class PtbLexer {
   // ACRO = [A-Za-z](\.[A-Za-z])* | (Canada|Sino|Korean|EU|Japan|non)-U\.S | U\.S\.-(U\.K|U\.S\.S\.R): all ends.
   std::vector<std::size_t> acro(std::size_t i, bool at_least_two) const {
     std::vector<std::size_t> ends;
+    if (!is_ascii_alpha(at(i))) return ends;  // every alternative starts with an ASCII letter
     if (is_ascii_alpha(at(i))) {
       std::size_t j = i + 1;
       if (!at_least_two) ends.push_back(j);
@@ -659,6 +663,7 @@ class PtbLexer {
     // First letter is a case-sensitive character class in these.
     static const std::u32string_view capital[] = {U"Az", U"Ark", U"Del", U"Ill", U"La", U"Mass", U"Miss",
                                                   U"Ore", U"Pa", U"Tex", U"Wash"};
+    if (!is_ascii_alpha(at(i))) return 0;  // every alternative starts with an ASCII letter
     std::size_t best = 0;
     auto consider = [&](std::size_t n) {
       if (n && at(i + n) == '.') best = std::max(best, n + 1);
@@ -666,9 +671,7 @@ class PtbLexer {
     for (auto w : caseless) consider(lit(i, w));
     for (auto w : capital) {
       if (at(i) != w[0]) continue;
-      std::u32string rest;
-      for (std::size_t k = 1; k < w.size(); ++k) rest += ascii_lower(w[k]);
-      if (lit(i + 1, rest)) consider(w.size());
+      if (lit(i + 1, w.substr(1))) consider(w.size());  // (the rest of each word is lower case already)
     }
     // Pp?t[ye]s? (the [ye] class is lower-case only)
     if (ascii_lower(at(i)) == 'p') {
@@ -693,6 +696,7 @@ class PtbLexer {
         U"spc", U"supt", U"supts", U"det", U"mt", U"ft", U"adj", U"adv", U"asst", U"assoc", U"ens", U"insp",
         U"mlle", U"mme", U"msgr", U"sfc", U"vs", U"alex", U"wm", U"jos", U"cie", U"a.k.a", U"cf", U"treas",
         U"ph", U"invt", U"elec", U"natl", U"dept"};
+    if (!is_ascii_alpha(at(i))) return {};  // acro(), every word and M... start with an ASCII letter
     std::vector<std::size_t> ends = acro(i, false);
     for (auto w : caseless) {
       if (std::size_t n = lit(i, w)) ends.push_back(i + n);
@@ -729,6 +733,7 @@ class PtbLexer {
   }
 
   std::size_t phone(std::size_t i) const {
+    if (at(i) != '(' && at(i) != '+' && !is_ascii_digit(at(i))) return 0;  // where every alternative starts
     std::vector<std::size_t> heads;
     // \([0-9]{2,3}\)[ \u00A0]?
     if (at(i) == '(') {
