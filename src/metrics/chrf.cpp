@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/pair_interner.hpp"
@@ -94,8 +95,124 @@ void find_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, int m
   }
 }
 
+// Character n-gram ids of one segment without hashing. The hypothesis's
+// distinct characters get dense ids 0..width-1; the id of an n-gram is then
+// table[(id of its first n-1 characters) * width + id of its last character]
+// (ids start at 1; the "prefix" of a unigram is 0), a plain array read. The
+// table holds (1 + ngrams) * width slots, so a segment whose table would be too
+// large falls back to the PairInterner. Only the slots a segment set are
+// cleared afterwards.
+class DenseCharNgrams {
+ public:
+  static constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;  // a character the hypothesis lacks
+  static constexpr std::size_t kMaxSlots = std::size_t{1} << 22;
+
+  DenseCharNgrams() : direct_(kDirect, 0) {}
+
+  // Replaces each code point of the hypothesis by its dense id, numbering new ones;
+  // false (and nothing kept) when the table for `char_order` would exceed kMaxSlots.
+  bool number_hypothesis(std::vector<std::uint32_t>& items, int char_order) {
+    for (auto& c : items) {
+      std::uint32_t& slot = slot_of(c);
+      if (slot == 0) {
+        chars_.push_back(c);
+        slot = static_cast<std::uint32_t>(chars_.size());
+      }
+      c = slot - 1;
+    }
+    width_ = chars_.size();
+    const std::size_t slots = (1 + items.size() * static_cast<std::size_t>(char_order)) * width_;
+    if (slots > kMaxSlots) {
+      for (auto& c : items) c = chars_[c];  // the code points again
+      clear();
+      return false;
+    }
+    if (table_.size() < slots) table_.resize(slots, 0);
+    return true;
+  }
+  // Replaces each code point of a reference by its dense id, or kAbsent.
+  void number_reference(std::vector<std::uint32_t>& items) {
+    for (auto& c : items) c = c < kDirect ? direct_[c] - 1 : find_other(c);  // 0 - 1 = kAbsent
+  }
+
+  // The ids of the hypothesis's n-grams of orders 1..max_order (items numbered).
+  void extract(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
+               std::vector<std::uint32_t>& prefix) {
+    prefix.assign(items.size(), 0);
+    for (int n = 1; n <= max_order; ++n) {
+      auto& out = ids[static_cast<std::size_t>(n - 1)];
+      const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
+      out.resize(count);
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t at = prefix[i] * width_ + items[i + n - 1];
+        std::uint32_t id = table_[at];
+        if (id == 0) {
+          id = next_id_++;
+          table_[at] = id;
+          touched_.push_back(at);
+        }
+        prefix[i] = id;
+        out[i] = id;
+      }
+    }
+  }
+  // Like extract for a reference (items numbered): ids of the n-grams the
+  // hypothesis has, totals of all n-grams per order.
+  void find(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
+            std::vector<std::size_t>& totals, std::vector<std::uint32_t>& prefix) const {
+    prefix.assign(items.size(), 0);  // 0 = the root for order 1, then "absent"
+    for (int n = 1; n <= max_order; ++n) {
+      auto& out = ids[static_cast<std::size_t>(n - 1)];
+      const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
+      totals[static_cast<std::size_t>(n - 1)] = count;
+      out.clear();
+      for (std::size_t i = 0; i < count; ++i) {
+        if (n > 1 && prefix[i] == 0) continue;
+        const std::uint32_t c = items[i + n - 1];
+        const std::uint32_t id = c == kAbsent ? 0 : table_[prefix[i] * width_ + c];
+        prefix[i] = id;
+        if (id != 0) out.push_back(id);
+      }
+    }
+  }
+
+  // One past the largest n-gram id handed out.
+  std::uint32_t next_id() const { return next_id_; }
+
+  // Forgets the segment: the table and the character ids are all zero again.
+  void clear() {
+    for (const std::size_t at : touched_) table_[at] = 0;
+    touched_.clear();
+    for (const std::uint32_t c : chars_) slot_of(c) = 0;
+    chars_.clear();
+    other_.clear();
+    next_id_ = 1;
+  }
+
+ private:
+  static constexpr std::uint32_t kDirect = 0x10000;  // code points with a direct id slot
+
+  std::uint32_t& slot_of(std::uint32_t c) {
+    return c < kDirect ? direct_[c] : other_[c];
+  }
+  std::uint32_t find_other(std::uint32_t c) const {
+    const auto found = other_.find(c);
+    return found == other_.end() ? kAbsent : found->second - 1;
+  }
+
+  std::vector<std::uint32_t> direct_;                    // code point -> dense id + 1 (0: none)
+  std::unordered_map<std::uint32_t, std::uint32_t> other_;  // the same above U+FFFF
+  std::vector<std::uint32_t> chars_;                     // the segment's characters, in id order
+  std::vector<std::uint32_t> table_;
+  std::vector<std::size_t> touched_;
+  std::size_t width_ = 0;
+  std::uint32_t next_id_ = 1;
+};
+
 struct Workspace {
   text::PairInterner ngrams;
+  DenseCharNgrams dense_chars;
+  bool chars_dense = false;  // this segment's character n-grams use dense_chars
   // Word ids of the segment; keys view the input lines or strings in keep_alive
   // (a deque: its elements never move while the segment is processed).
   text::StringInterner words;
@@ -158,7 +275,16 @@ void line_ngrams(std::u32string_view line, bool is_hyp, const ChrfOptions& optio
     if (options.whitespace || !text::is_space(c)) ws.items.push_back(static_cast<std::uint32_t>(c));
   }
   if (is_hyp) {
-    extract_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
+    ws.chars_dense = options.char_order > 0 && ws.dense_chars.number_hypothesis(ws.items, options.char_order);
+    if (ws.chars_dense) {
+      ws.dense_chars.extract(ws.items, options.char_order, side.ids, ws.prefix);
+      ws.ngrams.clear(ws.dense_chars.next_id());  // word n-gram ids follow the character ones
+    } else {
+      extract_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
+    }
+  } else if (ws.chars_dense) {
+    ws.dense_chars.number_reference(ws.items);
+    ws.dense_chars.find(ws.items, options.char_order, side.ids, side.totals, ws.prefix);
   } else {
     find_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side, 0, ws.prefix);
   }
@@ -181,6 +307,7 @@ void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string
   thread_local Workspace ws;
   const std::size_t orders = num_orders();
   ws.ngrams.clear();
+  ws.dense_chars.clear();
   ws.words.clear();
   ws.keep_alive.clear();
   std::fill(out, out + 3 * orders, 0.0);

@@ -228,7 +228,7 @@ std::vector<Stat> plain_chrf_stats(const Chrf& chrf, const std::u32string& hyp, 
 TEST_CASE("chrF statistics equal a plain n-gram count on random text", "[chrf]") {
   // Few distinct characters and words, so n-grams repeat within and across lines.
   const std::vector<std::u32string> pieces = {U"a", U"b", U"ab", U"\u00e4", U"\u4e2d", U" ", U" ", U"\u00a0",
-                                              U"\t", U".", U",", U"!", U"(", U"1"};
+                                              U"\t", U".", U",", U"!", U"(", U"1", U"\U0001F600", U"\U00020000"};
   std::mt19937 random(20261130);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(0, 30);
@@ -256,5 +256,31 @@ TEST_CASE("chrF statistics equal a plain n-gram count on random text", "[chrf]")
       INFO("hyp: [" << evalcli::utf8::encode(hyp) << "] first ref: [" << evalcli::utf8::encode(refs[0]) << "]");
       REQUIRE(ours == plain_chrf_stats(chrf, hyp, refs));
     }
+  }
+}
+
+TEST_CASE("chrF statistics of a line with very many distinct characters equal a plain count", "[chrf]") {
+  // 1,500 distinct characters in a 3,000-character line: too many for the dense
+  // per-segment character table, so these n-grams take the hash table instead.
+  std::u32string hyp, ref;
+  for (char32_t c = 0; c < 1500; ++c) {
+    hyp += static_cast<char32_t>(0x4E00 + c);
+    hyp += static_cast<char32_t>(0x4E00 + (c * 7) % 1500);
+    ref += static_cast<char32_t>(0x4E00 + (c * 7) % 1500);
+    if (c % 3 == 0) ref += static_cast<char32_t>(0x1F600 + c % 50);
+  }
+  std::vector<ChrfOptions> configurations(2);
+  configurations[1].char_order = 8;
+  configurations[1].word_order = 2;
+  for (const auto& options : configurations) {
+    const Chrf chrf(options);
+    const std::vector<std::u32string> refs = {ref, hyp.substr(0, 100)};
+    std::vector<Stat> ours(chrf.num_stats());
+    chrf.segment_stats(hyp, refs, ours.data());
+    REQUIRE(ours == plain_chrf_stats(chrf, hyp, refs));
+    // the next segment (a short one) uses the dense table again
+    const std::vector<std::u32string> short_refs = {U"ab\U0001F600c a", U""};
+    chrf.segment_stats(U"abc \U0001F600 a", short_refs, ours.data());
+    REQUIRE(ours == plain_chrf_stats(chrf, U"abc \U0001F600 a", short_refs));
   }
 }
