@@ -100,6 +100,11 @@ bool is_space_char(char32_t c) {
 char32_t ascii_lower(char32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 bool one_of(char32_t c, std::u32string_view set) { return set.find(c) != std::u32string_view::npos; }
 
+bool is_misc_symbol(char32_t c) {
+  if (c < 0x80) return one_of(c, U"+%&~^|\\");  // the ASCII entries of kMiscSymbols (checked at every position)
+  return is_bmp(c) && in_ranges(c, kMiscSymbols, std::size(kMiscSymbols));
+}
+
 // Characters that end URLs and e-mail addresses.
 constexpr std::u32string_view kUrlStop = U" \t\n\f\r\"<>|(){}";
 constexpr std::u32string_view kUrlEndStop = U" \t\n\f\r\"<>|.!?(){},-";
@@ -664,6 +669,16 @@ class PtbLexer {
     static const std::u32string_view capital[] = {U"Az", U"Ark", U"Del", U"Ill", U"La", U"Mass", U"Miss",
                                                   U"Ore", U"Pa", U"Tex", U"Wash"};
     if (!is_ascii_alpha(at(i))) return 0;  // every alternative starts with an ASCII letter
+    // Every match is a word of at most kLongest characters followed by '.': none if no '.' is that close.
+    static const std::size_t kLongest = [] {
+      std::size_t n = 5;  // Pp?t[ye]s?
+      for (auto w : caseless) n = std::max(n, w.size());
+      for (auto w : capital) n = std::max(n, w.size());
+      return n;
+    }();
+    std::size_t period = 1;
+    while (period <= kLongest && at(i + period) != '.' && at(i + period) != kEnd) ++period;
+    if (period > kLongest || at(i + period) == kEnd) return 0;
     std::size_t best = 0;
     auto consider = [&](std::size_t n) {
       if (n && at(i + n) == '.') best = std::max(best, n + 1);
@@ -1051,7 +1066,7 @@ class PtbLexer {
     if (std::size_t r = sredaux(i)) offer(r, r, Rule::quote_right);
     if (std::size_t q = quotes(i)) offer(q, q, Rule::quote_right);
     if ((c == '<' && at(i + 1) == '<') || (c == '>' && at(i + 1) == '>')) offer(2, 2, Rule::literal);
-    if (is_bmp(c) && in_ranges(c, kMiscSymbols, std::size(kMiscSymbols))) offer(1, 1, Rule::literal);
+    if (is_misc_symbol(c)) offer(1, 1, Rule::literal);
     if (c == 0 || is_space_char(c) || c == 0x200B || c == 0x200E || c == 0x200F || c == 0xFEFF) {
       std::size_t n = 0;
       while (is_space_char(at(i + n))) ++n;
