@@ -136,28 +136,42 @@ class DenseCharNgrams {
   }
 
   // The ids of the hypothesis's n-grams of orders 1..max_order (items numbered).
+  // Without branches (whether an n-gram is new is a coin toss at low orders):
+  // every slot read is written back, and the new-id counter moves by 0 or 1.
   void extract(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
                std::vector<std::uint32_t>& prefix) {
     prefix.assign(items.size(), 0);
+    touched_.resize(items.size() * static_cast<std::size_t>(max_order));
+    std::uint32_t* const table = table_.data();
+    std::size_t* const touched = touched_.data();
+    const std::size_t width = width_;
+    std::uint32_t next_id = next_id_;
+    std::size_t touched_count = 0;
     for (int n = 1; n <= max_order; ++n) {
       auto& out = ids[static_cast<std::size_t>(n - 1)];
       const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
       out.resize(count);
+      std::uint32_t* const out_ids = out.data();
+      const std::uint32_t* const last = items.data() + (n - 1);
       for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t at = prefix[i] * width_ + items[i + n - 1];
-        std::uint32_t id = table_[at];
-        if (id == 0) {
-          id = next_id_++;
-          table_[at] = id;
-          touched_.push_back(at);
-        }
+        const std::size_t at = prefix[i] * width + last[i];
+        const std::uint32_t found = table[at];
+        const std::uint32_t is_new = found == 0 ? 1 : 0;
+        const std::uint32_t id = is_new ? next_id : found;
+        table[at] = id;
+        touched[touched_count] = at;
+        touched_count += is_new;
+        next_id += is_new;
         prefix[i] = id;
-        out[i] = id;
+        out_ids[i] = id;
       }
     }
+    touched_.resize(touched_count);
+    next_id_ = next_id;
   }
   // Like extract for a reference (items numbered): ids of the n-grams the
-  // hypothesis has, totals of all n-grams per order.
+  // hypothesis has, totals of all n-grams per order. Also without branches:
+  // a missing n-gram reads slot 0 and is masked to id 0 ("absent").
   void find(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
             std::vector<std::size_t>& totals, std::vector<std::uint32_t>& prefix) const {
     prefix.assign(items.size(), 0);  // 0 = the root for order 1, then "absent"
@@ -165,14 +179,26 @@ class DenseCharNgrams {
       auto& out = ids[static_cast<std::size_t>(n - 1)];
       const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
       totals[static_cast<std::size_t>(n - 1)] = count;
-      out.clear();
-      for (std::size_t i = 0; i < count; ++i) {
-        if (n > 1 && prefix[i] == 0) continue;
-        const std::uint32_t c = items[i + n - 1];
-        const std::uint32_t id = c == kAbsent ? 0 : table_[prefix[i] * width_ + c];
-        prefix[i] = id;
-        if (id != 0) out.push_back(id);
+      out.resize(count);
+      if (width_ == 0) {  // an empty hypothesis: nothing matches (and the table may be empty)
+        out.clear();
+        continue;
       }
+      const std::uint32_t* const table = table_.data();
+      const std::size_t width = width_;
+      std::uint32_t* const out_ids = out.data();
+      const std::uint32_t* const last = items.data() + (n - 1);
+      std::size_t found_count = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t c = last[i];
+        const bool known = (n == 1 || prefix[i] != 0) && c != kAbsent;
+        const std::size_t at = known ? prefix[i] * width + c : 0;
+        const std::uint32_t id = known ? table[at] : 0;
+        prefix[i] = id;
+        out_ids[found_count] = id;
+        found_count += id != 0 ? 1 : 0;
+      }
+      out.resize(found_count);
     }
   }
 
