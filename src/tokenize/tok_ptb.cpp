@@ -256,6 +256,17 @@ class PtbLexer {
   }
 
   std::size_t apoword(std::size_t i) const {
+    // Every alternative has its apostrophe (one of apos_etc()'s first characters) at i or right
+    // after the run of letters starting at i: without one there, nothing matches.
+    auto starts_apostrophe = [](char32_t ch) {
+      return ch == '\'' || ch == '`' || ch == '&' || ch == 0x91 || ch == 0x92 || ch == 0x2018 || ch == 0x2019 ||
+             ch == 0x201B;
+    };
+    if (!starts_apostrophe(at(i))) {
+      std::size_t run_end = i;
+      while (is_java_letter(at(run_end))) ++run_end;
+      if (!starts_apostrophe(at(run_end))) return 0;
+    }
     std::size_t best = 0;
     const char32_t c = at(i);
     if (std::size_t a = apos(i)) {
