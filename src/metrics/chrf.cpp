@@ -98,7 +98,8 @@ void find_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, int m
 // Character n-gram ids of one segment without hashing. The hypothesis's
 // distinct characters get dense ids 0..width-1; the id of an n-gram is then
 // table[(id of its first n-1 characters) * width + id of its last character]
-// (ids start at 1; the "prefix" of a unigram is 0), a plain array read. The
+// (ids start at 1; a unigram's id is its character's number + 1, and 0
+// marks an empty slot or an n-gram the hypothesis lacks), a plain array read. The
 // table holds (1 + ngrams) * width slots, so a segment whose table would be too
 // large falls back to the PairInterner. Only the slots a segment set are
 // cleared afterwards.
@@ -140,14 +141,19 @@ class DenseCharNgrams {
   // every slot read is written back, and the new-id counter moves by 0 or 1.
   void extract(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
                std::vector<std::uint32_t>& prefix) {
-    prefix.assign(items.size(), 0);
+    // Unigrams need no table: characters are numbered in order of first
+    // occurrence, which is the order unigram ids are handed out in, so a
+    // character's unigram id is its number + 1.
+    prefix.resize(items.size());
+    ids[0].resize(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) prefix[i] = ids[0][i] = items[i] + 1;
     touched_.resize(items.size() * static_cast<std::size_t>(max_order));
     std::uint32_t* const table = table_.data();
     std::size_t* const touched = touched_.data();
     const std::size_t width = width_;
-    std::uint32_t next_id = next_id_;
+    std::uint32_t next_id = static_cast<std::uint32_t>(width_) + 1;
     std::size_t touched_count = 0;
-    for (int n = 1; n <= max_order; ++n) {
+    for (int n = 2; n <= max_order; ++n) {
       auto& out = ids[static_cast<std::size_t>(n - 1)];
       const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
       out.resize(count);
@@ -191,7 +197,13 @@ class DenseCharNgrams {
       std::size_t found_count = 0;
       for (std::size_t i = 0; i < count; ++i) {
         const std::uint32_t c = last[i];
-        const bool known = (n == 1 || prefix[i] != 0) && c != kAbsent;
+        if (n == 1) {  // the unigram id (see extract); kAbsent + 1 wraps to 0
+          prefix[i] = c + 1;
+          out_ids[found_count] = c + 1;
+          found_count += c != kAbsent ? 1 : 0;
+          continue;
+        }
+        const bool known = prefix[i] != 0 && c != kAbsent;
         const std::size_t at = known ? prefix[i] * width + c : 0;
         const std::uint32_t id = known ? table[at] : 0;
         prefix[i] = id;
