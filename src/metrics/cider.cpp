@@ -388,6 +388,8 @@ class SentenceStore {
   long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
   std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
   std::uint32_t count(std::uint32_t pos) const { return counts_[pos]; }
+  // The document frequency of n-gram `id` counted by add_batch().
+  std::uint32_t df_count(std::size_t id) const { return id < df_.size() ? df_[id].count : 0u; }
   // Document frequencies counted by add_batch() (ids never counted may be missing).
   std::vector<std::uint32_t> document_frequencies() const {
     std::vector<std::uint32_t> df(df_.size());
@@ -556,14 +558,17 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
   return score;
 }
 
-// idf[id] = log(N) - log(max(1, df[id])), with logs of equal df values computed once.
-LargeVector<double> inverse_document_frequencies(const std::vector<std::uint32_t>& df, std::size_t n_ngrams,
+// idf[id] = log(N) - log(max(1, df(id))), with logs of equal df values computed
+// once. `df` is called with every id below n_ngrams (no copy of the counts).
+template <typename DocumentFrequency>
+LargeVector<double> inverse_document_frequencies(const DocumentFrequency& df, std::size_t n_ngrams,
                                                  std::size_t documents) {
   const double log_n = std::log(static_cast<double>(documents));
   std::vector<double> log_cache;
-  LargeVector<double> idf(n_ngrams);
+  LargeVector<double> idf;
+  idf.reserve(n_ngrams);  // each element written once (no zero fill first)
   for (std::size_t id = 0; id < n_ngrams; ++id) {
-    const std::uint32_t count = id < df.size() ? df[id] : 0;
+    const std::uint32_t count = df(id);
     if (count >= log_cache.size()) {
       const std::size_t old = log_cache.size();
       log_cache.resize(static_cast<std::size_t>(count) + 1);
@@ -571,7 +576,7 @@ LargeVector<double> inverse_document_frequencies(const std::vector<std::uint32_t
         log_cache[c] = log_n - std::log(std::max(1.0, static_cast<double>(c)));
       }
     }
-    idf[id] = log_cache[count];
+    idf.push_back(log_cache[count]);
   }
   return idf;
 }
@@ -659,9 +664,14 @@ CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& to
 
 std::vector<double> CiderCorpus::score_all(std::size_t system) const {
   const Impl& d = *impl_;
-  const auto df = d.df_in_effect();
   const std::size_t n_docs = d.loaded_df ? d.loaded_documents : d.documents.size();
-  const LargeVector<double> idf = inverse_document_frequencies(df, d.store.table.size(), n_docs);
+  const std::size_t n_ngrams = d.store.table.size();
+  const LargeVector<double> idf =
+      d.loaded_df ? inverse_document_frequencies(
+                        [&loaded = *d.loaded_df](std::size_t id) { return id < loaded.size() ? loaded[id] : 0u; },
+                        n_ngrams, n_docs)
+                  : inverse_document_frequencies([&store = d.store](std::size_t id) { return store.df_count(id); },
+                                                 n_ngrams, n_docs);
   ScoringScratch scratch;
   std::vector<double> scores;
   scores.reserve(d.documents.size());
@@ -700,7 +710,8 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
     auto it = df_lookup_.find(store.table.text(static_cast<std::uint32_t>(id)));
     if (it != df_lookup_.end()) df[id] = it->second;
   }
-  const LargeVector<double> idf = inverse_document_frequencies(df, store.table.size(), df_->documents);
+  const LargeVector<double> idf =
+      inverse_document_frequencies([&df](std::size_t id) { return df[id]; }, store.table.size(), df_->documents);
   ScoringScratch scratch;
   out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, options_,
                       scratch);
