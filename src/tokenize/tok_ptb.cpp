@@ -639,8 +639,8 @@ class PtbLexer {
     return std::max(best, sgml(i));
   }
 
-  void acronym_rule(std::size_t i) {
-    for (std::size_t end : acro(i, false)) {
+  void acronym_rule(std::size_t i, const std::vector<std::size_t>& acro_ends) {
+    for (std::size_t end : acro_ends) {
       if (at(end) != '.') continue;
       std::size_t j = end + 1;
       std::size_t spaces = 0;
@@ -713,8 +713,8 @@ class PtbLexer {
     return best;
   }
 
-  // ABBREV4 (without period): all ends.
-  std::vector<std::size_t> abbrev4(std::size_t i) const {
+  // ABBREV4 (without period): the ends of its words; ABBREV4's ACRO alternative is acro(i, false).
+  std::vector<std::size_t> abbrev4_words(std::size_t i) const {
     static const std::u32string_view caseless[] = {
         U"mr", U"mrs", U"ms", U"dr", U"drs", U"prof", U"profs", U"sen", U"sens", U"rep", U"reps", U"atty",
         U"attys", U"lt", U"col", U"gen", U"messrs", U"gov", U"govs", U"adm", U"rev", U"maj", U"sgt", U"cpl",
@@ -722,8 +722,8 @@ class PtbLexer {
         U"spc", U"supt", U"supts", U"det", U"mt", U"ft", U"adj", U"adv", U"asst", U"assoc", U"ens", U"insp",
         U"mlle", U"mme", U"msgr", U"sfc", U"vs", U"alex", U"wm", U"jos", U"cie", U"a.k.a", U"cf", U"treas",
         U"ph", U"invt", U"elec", U"natl", U"dept"};
-    if (!is_ascii_alpha(at(i))) return {};  // acro(), every word and M... start with an ASCII letter
-    std::vector<std::size_t> ends = acro(i, false);
+    std::vector<std::size_t> ends;
+    if (!is_ascii_alpha(at(i))) return ends;  // every word and M... start with an ASCII letter
     for (auto w : caseless) {
       if (std::size_t n = lit(i, w)) ends.push_back(i + n);
     }
@@ -962,7 +962,8 @@ class PtbLexer {
     if (one_of(c, U"\u00A2\u00A3\u00A4\u00A5\u0080\u20A0\u20AC\u060B\u0E3F\u20A4\uFFE0\uFFE1\uFFE5\uFFE6")) {
       offer(1, 1, Rule::currency);
     }
-    acronym_rule(i);
+    const std::vector<std::size_t> acro_ends = acro(i, false);  // used by three rules
+    acronym_rule(i, acro_ends);
     if (std::size_t n = abbrev3(i)) {
       const std::size_t gap = space_nl(i + n);
       if (is_digit(at(i + n + gap))) offer(n + gap + 1, n, Rule::literal);
@@ -982,14 +983,19 @@ class PtbLexer {
       if (at(i + n) != kEnd && at(i + n + 1) != kEnd) offer(n + 2, n, Rule::literal);
       offer(n, n - 1, Rule::abbrev_period);
     }
-    const std::vector<std::size_t> abbrev4_ends = abbrev4(i);
-    for (std::size_t e : abbrev4_ends) {
-      if (at(e) == '.') offer(e + 1 - i, e + 1 - i, Rule::literal);
+    // ABBREV4's ends: its ACRO alternative's, then its words' (the order of the offers).
+    const std::vector<std::size_t> abbrev4_ends = abbrev4_words(i);
+    for (const auto* ends : {&acro_ends, &abbrev4_ends}) {
+      for (std::size_t e : *ends) {
+        if (at(e) == '.') offer(e + 1 - i, e + 1 - i, Rule::literal);
+      }
     }
-    for (std::size_t e : abbrev4_ends) {
-      if (is_space_char(at(e))) offer(e + 1 - i, e - i, Rule::literal);
+    for (const auto* ends : {&acro_ends, &abbrev4_ends}) {
+      for (std::size_t e : *ends) {
+        if (is_space_char(at(e))) offer(e + 1 - i, e - i, Rule::literal);
+      }
     }
-    for (std::size_t e : acro(i, false)) {
+    for (std::size_t e : acro_ends) {
       if (std::size_t sp = space_nl(e)) offer(e + sp - i, e - i, Rule::literal);
     }
     if (std::size_t a = apos(i)) {  // TBSPEC2/SPACENL
