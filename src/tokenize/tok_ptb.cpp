@@ -100,6 +100,14 @@ bool is_space_char(char32_t c) {
 char32_t ascii_lower(char32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 bool one_of(char32_t c, std::u32string_view set) { return set.find(c) != std::u32string_view::npos; }
 
+// pred(c) for every ASCII character, as a table.
+template <class Predicate>
+std::array<bool, 128> ascii_table(Predicate pred) {
+  std::array<bool, 128> table{};
+  for (char32_t c = 0; c < 128; ++c) table[c] = pred(c);
+  return table;
+}
+
 bool is_misc_symbol(char32_t c) {
   if (c < 0x80) return one_of(c, U"+%&~^|\\");  // the ASCII entries of kMiscSymbols (checked at every position)
   return is_bmp(c) && in_ranges(c, kMiscSymbols, std::size(kMiscSymbols));
@@ -342,10 +350,13 @@ class PtbLexer {
   }
 
   std::size_t likely_url(std::size_t i) const {
-    auto label1 = [](char32_t c) { return c != kEnd && !one_of(c, U" \t\n\f\r\"<>|.!?(){},"); };
-    auto label2 = [](char32_t c) {
-      return c != kEnd && !one_of(c, U" \t\n\f\r\"`'<>|.!?(){}$") && !(c >= 0x2C && c <= 0x5F);
-    };
+    // Label characters, as tables for ASCII (these run over every word); any other character is one
+    // (kEnd excepted).
+    static const auto kLabel1 = ascii_table([](char32_t c) { return !one_of(c, U" \t\n\f\r\"<>|.!?(){},"); });
+    static const auto kLabel2 = ascii_table(
+        [](char32_t c) { return !one_of(c, U" \t\n\f\r\"`'<>|.!?(){}$") && !(c >= 0x2C && c <= 0x5F); });
+    auto label1 = [](char32_t c) { return c < 0x80 ? kLabel1[c] : c != kEnd; };
+    auto label2 = [](char32_t c) { return c < 0x80 ? kLabel2[c] : c != kEnd; };
     std::vector<std::size_t> ends;
     if (std::size_t w = lit(i, U"www.")) {
       std::size_t p = i + w;
