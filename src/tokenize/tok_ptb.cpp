@@ -914,6 +914,12 @@ class PtbLexer {
   Match best_match(std::size_t i) {
     best_ = Match{};
     const char32_t c = at(i);
+    if (c == ' ') {  // half of all positions; of the rules below only SPACE can match at a plain space
+      std::size_t n = 0;
+      while (is_space_char(at(i + n))) ++n;
+      offer(n, n, Rule::skip);
+      return best_;
+    }
 
     if (lit(i, U"c++")) offer(3, 3, Rule::literal);
     if ((ascii_lower(c) == 'c' || ascii_lower(c) == 'f') && at(i + 1) == '#') offer(2, 2, Rule::literal);
