@@ -157,6 +157,7 @@ class DenseCharNgrams {
       auto& out = ids[static_cast<std::size_t>(n - 1)];
       const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
       out.resize(count);
+      if (count == 0) continue;  // (and `items` may be empty: no pointer arithmetic on its null data())
       std::uint32_t* const out_ids = out.data();
       const std::uint32_t* const last = items.data() + (n - 1);
       for (std::size_t i = 0; i < count; ++i) {
@@ -186,7 +187,7 @@ class DenseCharNgrams {
       const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
       totals[static_cast<std::size_t>(n - 1)] = count;
       out.resize(count);
-      if (width_ == 0) {  // an empty hypothesis: nothing matches (and the table may be empty)
+      if (width_ == 0 || count == 0) {  // an empty hypothesis (the table may be empty) or no n-gram of this order
         out.clear();
         continue;
       }
