@@ -381,17 +381,23 @@ void refuse_special(XmlCursor& xml) {
   if (xml.starts("<?")) xml.fail("processing instructions (<?...?>) are not supported in a ROUGE settings file");
 }
 
+// The next child element of `parent` (comments and white space skipped), or
+// nothing at `parent`'s end tag; a missing end tag is an error at `parent`.
+std::optional<Tag> next_child(XmlCursor& xml, const Tag& parent) {
+  xml.skip_misc(fmt::format("<{}>", parent.name));
+  refuse_special(xml);
+  if (xml.starts("</")) return std::nullopt;
+  if (xml.at_end()) xml.fail_at(parent.line, fmt::format("<{}> is not closed", parent.name));
+  return xml.start_tag();
+}
+
 // <PEERS> or <MODELS>: a list of <P ID="..">file</P> (or M).
 void file_list(XmlCursor& xml, const Tag& list, std::string_view item, std::vector<Rouge155SetupFile>& files,
                const std::string& eval_id) {
   no_attributes(xml, list);
   if (list.self_closing) return;
-  for (;;) {
-    xml.skip_misc(fmt::format("<{}>", list.name));
-    refuse_special(xml);
-    if (xml.starts("</")) break;
-    if (xml.at_end()) xml.fail_at(list.line, fmt::format("<{}> is not closed", list.name));
-    const Tag tag = xml.start_tag();
+  while (const std::optional<Tag> next = next_child(xml, list)) {
+    const Tag& tag = *next;
     if (!name_is(tag.name, item)) {
       xml.fail_at(tag.line, fmt::format("unexpected element <{}> in <{}> (only <{}> elements)", tag.name, list.name, item));
     }
@@ -429,12 +435,8 @@ Rouge155Eval eval_element(XmlCursor& xml, const Tag& tag) {
     seen = child.line;
   };
   if (tag.self_closing) xml.fail_at(tag.line, fmt::format("EVAL {} is empty", eval.id));
-  for (;;) {
-    xml.skip_misc(fmt::format("<{}>", tag.name));
-    refuse_special(xml);
-    if (xml.starts("</")) break;
-    if (xml.at_end()) xml.fail_at(tag.line, fmt::format("<{}> is not closed", tag.name));
-    const Tag child = xml.start_tag();
+  while (const std::optional<Tag> next = next_child(xml, tag)) {
+    const Tag& child = *next;
     const std::string kind = upper(child.name);
     if (kind == "PEER-ROOT" || kind == "MODEL-ROOT") {
       once(kind == "PEER-ROOT" ? peer_root_line : model_root_line, child);
@@ -503,12 +505,8 @@ Rouge155Setup parse_rouge155_settings(std::string_view text, const std::string& 
   setup.source = name;
   std::map<std::string, std::size_t> eval_lines;
   if (!root.self_closing) {
-    for (;;) {
-      xml.skip_misc(fmt::format("<{}>", root.name));
-      refuse_special(xml);
-      if (xml.starts("</")) break;
-      if (xml.at_end()) xml.fail_at(root.line, fmt::format("<{}> is not closed", root.name));
-      const Tag tag = xml.start_tag();
+    while (const std::optional<Tag> next = next_child(xml, root)) {
+      const Tag& tag = *next;
       if (!name_is(tag.name, "EVAL")) {
         xml.fail_at(tag.line, fmt::format("unexpected element <{}> in <{}> (only <EVAL> elements)", tag.name, root.name));
       }
