@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/bleu.hpp"
@@ -30,7 +31,9 @@ void run_bleu(BleuCommandOptions& o, CLI::App* cmd, Streams& io) {
   if (!o.signature.empty()) {
     refuse_options_set_by_signature(*cmd, {"--tokenize", "--lowercase", "--smooth-method", "--smooth-value",
                                            "--max-ngram-order", "--normalize", "--jieba-hmm"});
-    metric = bleu_from_signature(o.signature, count_refs(o.input), o.tokenizer_options, o.output.sentence_level);
+    const RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
+    metric = bleu_from_signature(given.metric_text(), std::nullopt, o.tokenizer_options, o.output.sentence_level);
+    if (!o.output.sentence_level) check_rebuilt_signature(given, *metric);
   } else {
     BleuOptions bleu;
     bleu.text.tokenizer = o.tokenizer;
@@ -63,7 +66,7 @@ void add_bleu_command(CLI::App& app, Streams& io) {
   cmd->add_option("--max-ngram-order", options->max_order, "maximum n-gram order")->check(CLI::Range(1, 16));
   cmd->add_flag("--effective-order", options->effective_order, "stop at the highest order the hypothesis has");
   cmd->add_flag("--force", options->force, "accepted for SacreBLEU compatibility; changes nothing");
-  cmd->add_option("--signature", options->signature, "configure from a SacreBLEU 1.x/2.x or evalcli signature");
+  add_signature_option(cmd, options->signature);
   cmd->callback([options, cmd, &io] { run_bleu(*options, cmd, io); });
 }
 

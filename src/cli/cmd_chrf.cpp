@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/chrf.hpp"
@@ -19,13 +20,16 @@ struct ChrfCommandOptions {
 
 void run_chrf(ChrfCommandOptions& o, CLI::App* cmd, Streams& io) {
   ChrfOptions chrf = o.chrf;
+  std::optional<RunSignature> given;
   if (!o.signature.empty()) {
     refuse_options_set_by_signature(*cmd, {"--chrf-char-order", "--chrf-word-order", "--chrf-beta",
                                            "--lowercase", "--chrf-whitespace", "--chrf-eps-smoothing",
                                            "--tokenize", "--normalize", "--jieba-hmm"});
-    chrf = chrf_options_from_signature(o.signature, count_refs(o.input), o.chrf.tokenizer_options);
+    given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
+    chrf = chrf_options_from_signature(given->metric_text(), std::nullopt, o.chrf.tokenizer_options);
   }
   const Chrf metric(chrf);
+  if (given) check_rebuilt_signature(*given, metric);
   run_metric_command(metric, o.input, o.output, io);
 }
 
@@ -50,7 +54,7 @@ void add_chrf_command(CLI::App& app, Streams& io) {
                   "tokenize first and score the tokens joined by spaces (default: the line as SacreBLEU scores it)");
   add_tokenizer_options(cmd, chrf.tokenizer_options);
   cmd->add_option("--normalize", chrf.normalizers, "normalizers applied first, in order");
-  cmd->add_option("--signature", options->signature, "configure from a SacreBLEU 1.x/2.x or evalcli signature");
+  add_signature_option(cmd, options->signature);
   cmd->callback([options, cmd, &io] { run_chrf(*options, cmd, io); });
 }
 

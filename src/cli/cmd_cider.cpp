@@ -15,6 +15,8 @@
 #endif
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/run_signature.hpp"
+#include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
@@ -43,6 +45,7 @@ struct CiderCommandOptions {
   double sigma = 6.0;
   std::string df_path;
   std::string save_df_path;
+  std::string signature;
 };
 
 // The captions (COCO: some 17 MB of small strings, read, moved and kept to the
@@ -113,7 +116,29 @@ void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& l
   for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);
 }
 
-void run_cider(const CiderCommandOptions& o, Streams& io) {
+// --signature: the metric's options from the signature; its df: field must
+// then be what this run uses (corpus, or the --df file's hash).
+std::optional<RunSignature> apply_signature(CiderCommandOptions& o, const CLI::App& cmd) {
+  if (o.signature.empty()) return std::nullopt;
+  refuse_options_set_by_signature(cmd, {"--tokenize", "--normalize", "--lowercase", "--jieba-hmm", "--variant",
+                                        "--ngram-order", "--sigma"});
+  RunSignature given = read_run_signature(o.signature, std::nullopt, o.output, cmd);
+  const CiderSignature read = cider_options_from_signature(given.metric_text(), o.tokenizer_options);
+  o.variant = cider_variant_name(read.options.variant);
+  o.max_n = read.options.max_n;
+  o.sigma = read.options.sigma;
+  o.tokenizer = read.text.tokenizer;
+  o.lowercase = read.text.lowercase;
+  o.normalizers = read.text.normalizers;
+  if (read.df_field != "corpus" && o.df_path.empty()) {
+    throw usage_error(fmt::format("the signature's df:{} names saved document frequencies: give them with --df FILE",
+                                  read.df_field));
+  }
+  return given;
+}
+
+void run_cider(CiderCommandOptions o, const CLI::App& cmd, Streams& io) {
+  const std::optional<RunSignature> given = apply_signature(o, cmd);
   CiderOptions options;
   options.variant = parse_cider_variant(o.variant);
   options.max_n = o.max_n;
@@ -175,6 +200,7 @@ void run_cider(const CiderCommandOptions& o, Streams& io) {
     corpus.use_document_frequencies(df);
     df_field = "sha256." + sha256_hex(serialize_document_frequencies(df)).substr(0, 16);
   }
+  if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), cider_signature_fields(options, *pipeline, df_field));
   if (!o.save_df_path.empty()) {
     io::write_file_atomically(o.save_df_path,
                               serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
@@ -247,7 +273,8 @@ void add_cider_command(CLI::App& app, Streams& io) {
   cmd->add_option("--sigma", options->sigma, "CIDEr-D length-penalty sigma (default 6)");
   cmd->add_option("--df", options->df_path, "document frequencies from FILE (written by --save-df) instead of the references");
   cmd->add_option("--save-df", options->save_df_path, "write the document frequencies in effect to FILE (atomically)");
-  cmd->callback([options, &io] { run_cider(*options, io); });
+  add_signature_option(cmd, options->signature);
+  cmd->callback([options, cmd, &io] { run_cider(*options, *cmd, io); });
 }
 
 }  // namespace evalcli::cli

@@ -5,6 +5,9 @@
 #include <sstream>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/run_signature.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/meteor.hpp"
 #include "evalcli/metrics/meteor15.hpp"
@@ -29,7 +32,16 @@ struct MeteorCommandOptions {
   std::string paraphrase_table;
   std::string weights;
   int beam = 40;
+  std::string signature;
 };
+
+std::filesystem::path meteor15_resources(const MeteorCommandOptions& o) {
+  if (o.resources_dir.empty()) {
+    throw Error(ExitCode::missing_resource, "--compat meteor15 needs --meteor-resources DIR",
+                "hint: point it at METEOR 1.5's resources/ folder (function/, nonbreaking/, synonym/)");
+  }
+  return o.resources_dir;
+}
 
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
@@ -94,11 +106,7 @@ std::unique_ptr<Metric> make_meteor15_metric(const MeteorCommandOptions& o, CLI:
   options.tokenizer = o.tokenizer.empty() ? "none" : o.tokenizer;
   options.normalizers = o.normalizers;
   options.normalization = parse_meteor15_normalization(o.norm);
-  if (o.resources_dir.empty()) {
-    throw Error(ExitCode::missing_resource, "--compat meteor15 needs --meteor-resources DIR",
-                "hint: point it at METEOR 1.5's resources/ folder (function/, nonbreaking/, synonym/)");
-  }
-  options.resources_dir = o.resources_dir;
+  options.resources_dir = meteor15_resources(o);
   options.paraphrase_table = o.paraphrase_table;
   if (!o.modules.empty()) options.modules = split_words(o.modules);
   if (o.alpha || o.beta || o.gamma || o.delta) {
@@ -122,9 +130,43 @@ std::unique_ptr<Metric> make_meteor15_metric(const MeteorCommandOptions& o, CLI:
   return std::make_unique<Meteor15>(options);
 }
 
-void run_meteor(const MeteorCommandOptions& o, CLI::App* cmd, Streams& io) {
+// --signature: NLTK METEOR or METEOR 1.5 as the signature's meteor: field says;
+// the resources (WordNet, METEOR 1.5's folder, a paraphrase table) come from
+// the command line.
+std::unique_ptr<Metric> metric_from_signature(MeteorCommandOptions& o, CLI::App* cmd) {
+  refuse_options_set_by_signature(*cmd, {"--compat", "--tokenize", "--normalize", "--lang", "--alpha", "--beta",
+                                         "--gamma", "--delta", "--modules", "--aggregate", "--norm", "--weights",
+                                         "--beam"});
+  const RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
+  const std::string fields = given.metric_text();
   std::unique_ptr<Metric> metric;
-  if (o.compat == "nltk") {
+  if (find_field(parse_signature(fields), "meteor").value_or("").starts_with("cmu-")) {
+    if (cmd->count("--wordnet") > 0) throw usage_error("--wordnet applies to NLTK METEOR, not to this METEOR 1.5 signature");
+    Meteor15Signature read = meteor15_options_from_signature(fields);
+    read.options.resources_dir = meteor15_resources(o);
+    if (!read.paraphrase_file.empty()) {
+      if (o.paraphrase_table.empty()) {
+        throw Error(ExitCode::missing_resource,
+                    fmt::format("the signature's paraphrase:{} needs --paraphrase-table FILE", read.paraphrase_file));
+      }
+      read.options.paraphrase_table = o.paraphrase_table;
+    }
+    metric = std::make_unique<Meteor15>(read.options);
+  } else {
+    reject_meteor15_options(o, cmd);
+    NltkMeteorOptions options = nltk_meteor_options_from_signature(fields);
+    options.wordnet_dir = o.wordnet_dir;
+    metric = std::make_unique<NltkMeteor>(options);
+  }
+  check_rebuilt_signature(given, *metric);
+  return metric;
+}
+
+void run_meteor(MeteorCommandOptions& o, CLI::App* cmd, Streams& io) {
+  std::unique_ptr<Metric> metric;
+  if (!o.signature.empty()) {
+    metric = metric_from_signature(o, cmd);
+  } else if (o.compat == "nltk") {
     metric = make_nltk_metric(o, cmd);
   } else if (o.compat == "meteor15") {
     metric = make_meteor15_metric(o, cmd);
@@ -161,6 +203,7 @@ void add_meteor_command(CLI::App& app, Streams& io) {
                   "METEOR 1.5 paraphrase table (its paraphrase-LANG format, gzip or plain)");
   cmd->add_option("--weights", options->weights, "METEOR 1.5 module weights, e.g. '1.0 0.6 0.8'");
   cmd->add_option("--beam", options->beam, "METEOR 1.5 alignment beam size")->check(CLI::PositiveNumber);
+  add_signature_option(cmd, options->signature);
   cmd->callback([options, cmd, &io] { run_meteor(*options, cmd, io); });
 }
 

@@ -9,6 +9,7 @@
 
 #include "evalcli/cli/common.hpp"
 #include "evalcli/cli/presentations.hpp"
+#include "evalcli/cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
@@ -16,7 +17,9 @@
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
+#include "evalcli/text/normalizer.hpp"
 #include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
@@ -37,6 +40,7 @@ struct PplOptions {
   std::string format = "text";
   std::string json_out;
   bool per_doc = false;
+  std::string signature;
   OutputOptions output;  // the shared statistics options (--stats, --confidence, --stats-out, ...)
 };
 
@@ -187,15 +191,17 @@ ArpaSetup make_arpa_setup(const PplOptions& o) {
   return setup;
 }
 
-void run_arpa(const PplOptions& o, Streams& io) {
+void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ArpaSetup setup = make_arpa_setup(o);
-  // The MD5 (in the signature) is only computed if a signature is printed.
-  const bool needs_signature = !o.kenlm_output || !o.json_out.empty();
+  // The MD5 (in the signature) is only computed if a signature is printed or checked.
+  const bool needs_signature = !o.kenlm_output || !o.json_out.empty() || given != nullptr;
   const auto model = ppl::NgramModel::load(o.lm, &io.err, needs_signature);
   const ppl::ContextMode mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
   const std::string metric_fields =
       fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
                   model->md5(), model->order(), o.null_context ? "null" : "sentence", setup.tok_field);
+  // The model given must be the signature's (name, MD5, order).
+  if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
   const std::string signature = full_signature(0, metric_fields);
   const KenlmLevels levels = parse_levels(o.levels);
   const bool want_words = o.kenlm_output && levels.word;
@@ -297,9 +303,10 @@ void run_arpa(const PplOptions& o, Streams& io) {
 // ---------------------------------------------------------------------------
 // Log-prob mode
 
-void run_logprobs(const PplOptions& o, Streams& io) {
+void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ppl::LogBase base = ppl::parse_log_base(o.logprob_base);
   const std::string metric_fields = fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base));
+  if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
   TextInput input(o.logprobs, io.in);
   SystemStats system;
   system.totals.assign(7, 0.0);
@@ -333,21 +340,56 @@ void run_logprobs(const PplOptions& o, Streams& io) {
   report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
 }
 
-void run_ppl(const PplOptions& o, CLI::App* cmd, Streams& io) {
+// --signature: the options a PPL signature records (context, tokenization,
+// log base) set as the run had them; the model or log-prob file is given on
+// the command line and checked against the signature's lm:/lm-md5:/order:.
+std::optional<RunSignature> apply_signature(PplOptions& o, const CLI::App& cmd) {
+  if (o.signature.empty()) return std::nullopt;
+  refuse_options_set_by_signature(cmd, {"--null-context", "--tokenize", "--normalize", "--lowercase", "--logprob-base"});
+  RunSignature given = read_run_signature(o.signature, std::nullopt, o.output, cmd);
+  const std::string mode = find_field(given.metric_fields, "mode").value_or("");
+  if (mode != (o.lm.empty() ? "logprobs" : "arpa")) {
+    throw usage_error(fmt::format("the signature is for mode:{}, but {} was given", mode.empty() ? "?" : mode,
+                                  o.lm.empty() ? "--logprobs" : "--lm"));
+  }
+  for (const auto& [key, value] : given.metric_fields) {
+    if (key == "ctx") {
+      if (value != "sentence" && value != "null") throw usage_error(fmt::format("signature: unknown ctx '{}'", value));
+      o.null_context = value == "null";
+    } else if (key == "tok") {
+      o.tokenizer = value == "none" ? "none" : tokenizer_from_signature(value)->name();
+    } else if (key == "norm") {
+      o.normalizers.clear();
+      if (value != "none") {
+        for (const auto& id : split_field_value(value, '+')) o.normalizers.push_back(normalizer_from_id(id)->name());
+      }
+    } else if (key == "case") {
+      o.lowercase = signature_lowercase(value);
+    } else if (key == "base") {
+      o.logprob_base = value;
+    }
+    // mode, lm, lm-md5, order, count: checked against the run's own fields.
+  }
+  return given;
+}
+
+void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
   if (o.lm.empty() == o.logprobs.empty()) throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
+  const std::optional<RunSignature> given = apply_signature(o, *cmd);
+  const RunSignature* signature = given ? &*given : nullptr;
   if (o.kenlm_output && wants_statistics(o.output)) {
     throw usage_error("--kenlm-output prints KenLM's text only: the statistics options need the evalcli report");
   }
   if (!o.lm.empty()) {
     if (cmd->count("--logprob-base") > 0) throw usage_error("--logprob-base applies to --logprobs only");
-    run_arpa(o, io);
+    run_arpa(o, signature, io);
     return;
   }
   for (const char* arpa_only : {"--null-context", "--kenlm-output", "--level", "--tokenize", "--normalize", "--lowercase"}) {
     if (cmd->count(arpa_only) > 0) throw usage_error(fmt::format("{} applies to --lm (ARPA mode) only", arpa_only));
   }
   if (o.input != "-") throw usage_error("--input applies to --lm; with --logprobs the JSONL file is the input");
-  run_logprobs(o, io);
+  run_logprobs(o, signature, io);
 }
 
 }  // namespace
@@ -453,6 +495,7 @@ void add_ppl_command(CLI::App& app, Streams& io) {
   cmd->add_option("--json-out", o->json_out, "also write the JSON report to FILE (atomically)");
   cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");
   add_statistics_options(cmd, o->output);
+  add_signature_option(cmd, o->signature);
   cmd->callback([o, cmd, &io] { run_ppl(*o, cmd, io); });
 }
 

@@ -11,6 +11,8 @@
 
 #include "evalcli/cli/common.hpp"
 #include "evalcli/cli/presentations.hpp"
+#include "evalcli/cli/run_signature.hpp"
+#include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
@@ -53,6 +55,7 @@ struct RougeCommandOptions {
   int byte_limit = 0;
   int resamples = 1000;
   bool per_doc = false;
+  std::string signature;
 };
 
 // "tab" -> TAB, "newline" -> "\n", "none"/"" -> none, anything else literally.
@@ -93,19 +96,25 @@ std::vector<RougeScoreType> parse_types(const std::vector<std::string>& lists) {
   return types;
 }
 
-void run_rouge_score(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+RougeScoreOptions rouge_score_options(const RougeCommandOptions& o) {
   RougeScoreOptions options;
   options.types = parse_types(o.types);
   options.stem = o.stem;
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
   options.tokenizer = o.tokenizer;
   options.normalizers = o.normalizers;
+  return options;
+}
+
+void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, const RunSignature* given, CLI::App* cmd,
+                     Streams& io) {
   if (o.bootstrap < 0) throw usage_error("--bootstrap must be >= 0");
   if (!(o.confidence > 0 && o.confidence < 1)) throw usage_error("--confidence must be within 0 and 1 (e.g. 0.95)");
   if (o.bootstrap > 0 && (o.output.confidence || o.output.paired_bs || o.output.paired_ar)) {
     throw usage_error("--bootstrap (rouge-score's aggregator) and --ci/--paired-bs/--paired-ar exclude each other");
   }
   const RougeScoreMetric metric(options);
+  if (given != nullptr) check_rebuilt_signature(*given, metric);
 
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   // Per-pair rows only where they are printed or resampled: the means come from
@@ -137,6 +146,15 @@ std::string perl_number(double v) {
   return buffer;
 }
 
+// The ROUGE-1.5.5 data folder: --rouge155-data, else ROUGE_EVAL_HOME.
+void set_rouge155_data(const RougeCommandOptions& o, Rouge155Options& options) {
+  if (!o.rouge155_data.empty()) {
+    options.data_dir = o.rouge155_data;
+  } else if (const char* home = std::getenv("ROUGE_EVAL_HOME"); home != nullptr && options.data_dir.empty()) {
+    options.data_dir = home;
+  }
+}
+
 Rouge155Options rouge155_options(const RougeCommandOptions& o, CLI::App* cmd) {
   Rouge155Options options;
   // Without --rouge155-flags: pyrouge's default flags, then the long options.
@@ -155,11 +173,7 @@ Rouge155Options rouge155_options(const RougeCommandOptions& o, CLI::App* cmd) {
   if (given("--byte-limit")) options.byte_limit = o.byte_limit;
   if (given("--resamples")) options.resamples = o.resamples;
   if (given("--per-doc")) options.per_doc = true;
-  if (!o.rouge155_data.empty()) {
-    options.data_dir = o.rouge155_data;
-  } else if (options.data_dir.empty()) {
-    if (const char* home = std::getenv("ROUGE_EVAL_HOME")) options.data_dir = home;
-  }
+  set_rouge155_data(o, options);
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
   options.tokenizer = o.tokenizer;
   options.normalizers = o.normalizers;
@@ -215,7 +229,7 @@ std::vector<std::string> summary_sentences(const Rouge155Metric& metric, const R
   return sentences;
 }
 
-void run_rouge155_setup(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+void run_rouge155_setup(RougeCommandOptions o, Rouge155Options options, CLI::App* cmd, Streams& io) {
   if (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty()) {
     throw usage_error("--rouge155-config names the summary files itself: give no -r/-i files");
   }
@@ -225,7 +239,6 @@ void run_rouge155_setup(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
   if (o.output.paired_bs || o.output.paired_ar || !o.output.stats_out.empty()) {
     throw usage_error("--paired-bs, --paired-ar and --stats-out need -r/-i line files, not --rouge155-config");
   }
-  Rouge155Options options = rouge155_options(o, cmd);
   const Rouge155Metric metric(options);
   const std::string text = io::read_whole_file(o.rouge155_config);
   const Rouge155Setup setup =
@@ -292,11 +305,13 @@ void run_rouge155_setup(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
   report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
 }
 
-void run_rouge155(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const RunSignature* given, CLI::App* cmd,
+                  Streams& io) {
   if (!o.types.empty()) throw usage_error("--types is for --compat rouge-score; ROUGE-1.5.5 measures come from its flags");
-  if (!o.rouge155_config.empty()) return run_rouge155_setup(o, cmd, io);
+  if (given != nullptr) check_rebuilt_signature(*given, Rouge155Metric(options));
+  if (!o.rouge155_config.empty()) return run_rouge155_setup(o, options, cmd, io);
   if (cmd->count("--rouge155-system") > 0) throw usage_error("--rouge155-system needs --rouge155-config");
-  const Rouge155Metric metric(rouge155_options(o, cmd));
+  const Rouge155Metric metric(options);
   if (!metric.options().file_list_format.empty()) {
     throw usage_error("-z (a file list) needs the list given as --rouge155-config FILE");
   }
@@ -309,7 +324,34 @@ void run_rouge155(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
   report_metric_results(metric, nrefs, results[0], o.output, io, presentation.get());
 }
 
+// --signature: rouge-score or ROUGE-1.5.5 as its compat: field says, with
+// rouge-score's aggregator fields (boot:, seed:, ci:) when it printed them.
+void run_rouge_signature(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  refuse_options_set_by_signature(
+      *cmd, {"--compat", "--types", "--stem", "--sentence-sep", "--tokenize", "--normalize", "--bootstrap",
+             "--confidence", "--seed", "--rouge155-flags", "--max-ngram", "--no-lcs", "--wlcs-weight",
+             "--skip-distance", "--stopwords", "--scoring", "--alpha", "--counting", "--word-limit", "--byte-limit",
+             "--resamples"});
+  RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
+  // rouge-score's aggregator seed (numpy.random.seed) is the signature's seed: too.
+  if (o.output.seed && *o.output.seed != "none") o.seed = static_cast<unsigned>(signature_int("seed", *o.output.seed));
+  const auto boot = given.take("boot");
+  const auto confidence = given.take("ci");
+  if (boot) o.bootstrap = signature_int("boot", *boot);
+  if (confidence) o.confidence = signature_double("ci", *confidence);
+  const std::string fields = given.metric_text();
+  if (find_field(parse_signature(fields), "compat").value_or("") == "rouge155") {
+    if (boot || confidence) throw usage_error("signature: boot:/ci: are rouge-score fields, not ROUGE-1.5.5's");
+    Rouge155Options options = rouge155_options_from_signature(fields);
+    set_rouge155_data(o, options);
+    options.per_doc = o.per_doc;
+    return run_rouge155(o, options, &given, cmd, io);
+  }
+  run_rouge_score(o, rouge_score_options_from_signature(fields), &given, cmd, io);
+}
+
 void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
+  if (!o.signature.empty()) return run_rouge_signature(o, cmd, io);
   const bool rouge155_only = cmd->count("--rouge155-flags") + cmd->count("--rouge155-output") +
                                  cmd->count("--rouge155-config") + cmd->count("--rouge155-system") +
                                  cmd->count("--max-ngram") + cmd->count("--no-lcs") + cmd->count("--wlcs-weight") +
@@ -317,10 +359,10 @@ void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
                                  cmd->count("--alpha") + cmd->count("--counting") + cmd->count("--word-limit") +
                                  cmd->count("--byte-limit") + cmd->count("--resamples") + cmd->count("--per-doc") >
                              0;
-  if (o.compat == "rouge155") return run_rouge155(o, cmd, io);
+  if (o.compat == "rouge155") return run_rouge155(o, rouge155_options(o, cmd), nullptr, cmd, io);
 
   if (rouge155_only) throw usage_error("ROUGE-1.5.5 options need --compat rouge155");
-  run_rouge_score(o, cmd, io);
+  run_rouge_score(o, rouge_score_options(o), nullptr, cmd, io);
 }
 
 }  // namespace
@@ -609,6 +651,7 @@ void add_rouge_command(CLI::App& app, Streams& io) {
   cmd->add_option("--byte-limit", o->byte_limit, "ROUGE-1.5.5 -b")->check(CLI::NonNegativeNumber);
   cmd->add_option("--resamples", o->resamples, "ROUGE-1.5.5 -r")->check(CLI::PositiveNumber);
   cmd->add_flag("--per-doc", o->per_doc, "ROUGE-1.5.5 -d (per-document lines in the report)");
+  add_signature_option(cmd, o->signature);
   cmd->callback([o, cmd, &io] { run_rouge(*o, cmd, io); });
 }
 

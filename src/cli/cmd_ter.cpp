@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "evalcli/cli/common.hpp"
+#include "evalcli/cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/ter.hpp"
@@ -19,12 +20,15 @@ struct TerCommandOptions {
 
 void run_ter(TerCommandOptions& o, CLI::App* cmd, Streams& io) {
   TerOptions ter = o.ter;
+  std::optional<RunSignature> given;
   if (!o.signature.empty()) {
     refuse_options_set_by_signature(*cmd, {"--ter-case-sensitive", "--ter-normalized", "--ter-no-punct",
                                            "--ter-asian-support", "--tokenize", "--normalize"});
-    ter = ter_options_from_signature(o.signature, count_refs(o.input));
+    given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
+    ter = ter_options_from_signature(given->metric_text(), std::nullopt);
   }
   const Ter metric(ter);
+  if (given) check_rebuilt_signature(*given, metric);
   run_metric_command(metric, o.input, o.output, io);
 }
 
@@ -43,7 +47,7 @@ void add_ter_command(CLI::App& app, Streams& io) {
                 "CJK handling (only with --ter-normalized and/or --ter-no-punct)");
   cmd->add_option("--tokenize", ter.tokenizer, "use this tokenizer instead of Tercom's (evalcli extension)");
   cmd->add_option("--normalize", ter.normalizers, "normalizers applied first, in order");
-  cmd->add_option("--signature", options->signature, "configure from a SacreBLEU 1.x/2.x or evalcli signature");
+  add_signature_option(cmd, options->signature);
   cmd->callback([options, cmd, &io] { run_ter(*options, cmd, io); });
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/cli/progress.hpp"
@@ -322,6 +323,22 @@ std::string default_system_text(const Metric& metric, const std::string& signatu
   return rendered;
 }
 
+// --signature "... = 51.6": every system's score printed with as many
+// decimals must read 51.6 (the number a paper reports is reproduced).
+void check_expected_score(const Metric& metric, const std::vector<SystemStats>& systems, const std::string& expected,
+                          const Presentation* presentation) {
+  const auto point = expected.find('.');
+  const int decimals = point == std::string::npos ? 0 : static_cast<int>(expected.size() - point - 1);
+  for (const auto& system : systems) {
+    const std::string recomputed = format_fixed(corpus_score(metric, system, presentation), decimals);
+    if (recomputed != expected) {
+      throw Error(ExitCode::check_failed,
+                  fmt::format("{}: the signature's pasted score {} is not reproduced: {} = {}", system.system,
+                              expected, metric.name(), recomputed));
+    }
+  }
+}
+
 }  // namespace
 
 nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
@@ -370,6 +387,7 @@ void report_metric_results(const Metric& metric, std::size_t nrefs, const std::v
     io::write_file_atomically(output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
   }
   io.out << rendered;
+  if (output.expected_score) check_expected_score(metric, systems, *output.expected_score, presentation);
 }
 
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,

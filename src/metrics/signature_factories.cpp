@@ -70,9 +70,13 @@ std::vector<std::string> split_on(const std::string& text, char separator) {
 }  // namespace
 
 std::unique_ptr<Metric> meteor_from_signature(const std::string& signature) {
-  const auto fields = parse_signature(signature);
-  const auto compat = find_field(fields, "meteor");
+  const auto compat = find_field(parse_signature(signature), "meteor");
   if (compat && compat->starts_with("cmu-")) return meteor15_from_signature(signature);
+  return std::make_unique<NltkMeteor>(nltk_meteor_options_from_signature(signature));
+}
+
+NltkMeteorOptions nltk_meteor_options_from_signature(const std::string& signature) {
+  const auto fields = parse_signature(signature);
   NltkMeteorOptions options;
   options.stem = options.synonyms = false;
   for (const auto& field : fields) {
@@ -108,10 +112,14 @@ std::unique_ptr<Metric> meteor_from_signature(const std::string& signature) {
       unknown_field("METEOR", field);
     }
   }
-  return std::make_unique<NltkMeteor>(options);
+  return options;
 }
 
 std::unique_ptr<Metric> rouge_from_signature(const std::string& signature) {
+  return std::make_unique<RougeScoreMetric>(rouge_score_options_from_signature(signature));
+}
+
+RougeScoreOptions rouge_score_options_from_signature(const std::string& signature) {
   RougeScoreOptions options;
   for (const auto& field : parse_signature(signature)) {
     const auto& [key, value] = field;
@@ -133,10 +141,17 @@ std::unique_ptr<Metric> rouge_from_signature(const std::string& signature) {
       unknown_field("ROUGE", field);
     }
   }
-  return std::make_unique<RougeScoreMetric>(options);
+  return options;
 }
 
 std::unique_ptr<Metric> rouge155_from_signature(const std::string& signature) {
+  Rouge155Options options = rouge155_options_from_signature(signature);
+  // As `evalcli rouge --compat rouge155` without --rouge155-data.
+  if (const char* home = std::getenv("ROUGE_EVAL_HOME")) options.data_dir = home;
+  return std::make_unique<Rouge155Metric>(options);
+}
+
+Rouge155Options rouge155_options_from_signature(const std::string& signature) {
   Rouge155Options options;
   for (const auto& field : parse_signature(signature)) {
     const auto& [key, value] = field;
@@ -157,17 +172,27 @@ std::unique_ptr<Metric> rouge155_from_signature(const std::string& signature) {
       unknown_field("ROUGE-1.5.5", field);
     }
   }
-  // As `evalcli rouge --compat rouge155` without --rouge155-data.
-  if (const char* home = std::getenv("ROUGE_EVAL_HOME")) options.data_dir = home;
-  return std::make_unique<Rouge155Metric>(options);
+  return options;
 }
 
 std::unique_ptr<Metric> cider_from_signature(const std::string& signature) {
-  CiderOptions options;
-  PipelineOptions text;
+  const CiderSignature read = cider_options_from_signature(signature);
+  auto pipeline = std::make_unique<TextPipeline>(read.text);
+  check_tokenizer_fields(pipeline->tokenizer(), read.tokenizer_fields);
+  // Only the statistics of scored items are merged: the document frequencies
+  // that produced them are identified by `df:` and are not needed again.
+  return std::make_unique<Cider>(read.options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(),
+                                 read.df_field);
+}
+
+CiderSignature cider_options_from_signature(const std::string& signature, const TokenizerOptions& tokenizer_options) {
+  CiderSignature read;
+  CiderOptions& options = read.options;
+  PipelineOptions& text = read.text;
   text.tokenizer = "ptb";
-  std::string df_field = "corpus";
-  std::vector<std::pair<std::string, std::string>> tokenizer_fields;
+  text.tokenizer_options = tokenizer_options;
+  std::string& df_field = read.df_field;
+  auto& tokenizer_fields = read.tokenizer_fields;
   for (const auto& field : parse_signature(signature)) {
     const auto& [key, value] = field;
     if (key == "variant") {
@@ -190,11 +215,7 @@ std::unique_ptr<Metric> cider_from_signature(const std::string& signature) {
       unknown_field("CIDEr", field);
     }
   }
-  auto pipeline = std::make_unique<TextPipeline>(text);
-  check_tokenizer_fields(pipeline->tokenizer(), tokenizer_fields);
-  // Only the statistics of scored items are merged: the document frequencies
-  // that produced them are identified by `df:` and are not needed again.
-  return std::make_unique<Cider>(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
+  return read;
 }
 
 }  // namespace evalcli

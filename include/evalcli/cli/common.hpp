@@ -47,6 +47,10 @@ struct OutputOptions {
   std::optional<std::string> seed;  // --seed (else env SACREBLEU_SEED, else 12345; "none" = random)
   std::string stats_out;            // --stats-out FILE: shard of sufficient statistics (docs/stats-format.md)
   bool quiet = false;               // -q/--quiet: no progress display
+  // A score pasted after the signature given to --signature ("... = 51.6"):
+  // compared with the score printed with as many decimals; a difference is a
+  // failed check (exit 5) after the report is printed.
+  std::optional<std::string> expected_score;
 };
 // `statistics` = false leaves out the statistics options (--stats, --confidence,
 // --paired-*, --seed, --stats-out, -q); add them with add_statistics_options.

@@ -18,6 +18,9 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/text/normalizer.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "meteor15_internal.hpp"
@@ -81,8 +84,9 @@ int parse_module(const std::string& name) {
   throw usage_error(fmt::format("unknown METEOR 1.5 module '{}' (known: exact stem synonym paraphrase)", name));
 }
 
-constexpr std::array<const char*, 4> kModuleShortNames = {"ex", "st", "sy", "pa"};
-constexpr std::array<const char*, 4> kNormNames = {"no_norm", "lc_only", "norm", "norm_nopunct"};
+constexpr std::array<std::string_view, 4> kModuleShortNames = {"ex", "st", "sy", "pa"};
+constexpr std::array<const char*, 4> kModuleLongNames = {"exact", "stem", "synonym", "paraphrase"};
+constexpr std::array<std::string_view, 4> kNormNames = {"no_norm", "lc_only", "norm", "norm_nopunct"};
 
 Error resource_error(const std::filesystem::path& path, const std::string& what) {
   return Error(ExitCode::missing_resource, fmt::format("{}: {}", path.string(), what),
@@ -460,7 +464,7 @@ std::vector<std::string> Meteor15::stat_names() const { return meteor15::stat_na
 std::string Meteor15::eval_id() const {
   const Resources& r = *resources_;
   std::vector<std::string> modules;
-  for (int m : r.modules) modules.push_back(kModuleShortNames[static_cast<std::size_t>(m)]);
+  for (int m : r.modules) modules.emplace_back(kModuleShortNames[static_cast<std::size_t>(m)]);
   return fmt::format("meteor-1.5-wo-{}-{}-{}-{}-{}", r.language->short_name,
                      kNormNames[static_cast<std::size_t>(options_.normalization)],
                      meteor15::join_doubles({r.parameters.begin(), r.parameters.end()}), fmt::join(modules, "_"),
@@ -784,6 +788,48 @@ void Meteor15::segment_stats(std::u32string_view hyp, std::span<const std::u32st
 
 double Meteor15::score(std::span<const Stat> stats) const {
   return meteor15::compute_numbers(stats, resources_->parameters, resources_->weights).score;
+}
+
+Meteor15Signature meteor15_options_from_signature(const std::string& signature) {
+  Meteor15Signature read;
+  Meteor15Options& options = read.options;
+  for (const auto& [key, value] : parse_signature(signature)) {
+    if (key == "meteor") {
+      if (value != "cmu-1.5") throw usage_error(fmt::format("signature: unknown METEOR implementation '{}'", value));
+    } else if (key == "eval-id") {
+      const meteor15::EvalId id = meteor15::parse_eval_id(value);
+      options.language = id.language;
+      const auto norm = std::find(kNormNames.begin(), kNormNames.end(), id.normalization);
+      if (norm == kNormNames.end()) throw usage_error(fmt::format("signature: unknown METEOR 1.5 normalisation in '{}'", value));
+      options.normalization = static_cast<Meteor15Normalization>(norm - kNormNames.begin());
+      options.parameters = id.parameters;
+      options.modules.clear();
+      for (const auto& module : id.modules) {
+        const auto at = std::find(kModuleShortNames.begin(), kModuleShortNames.end(), module);
+        if (at == kModuleShortNames.end()) throw usage_error(fmt::format("signature: unknown METEOR 1.5 module in '{}'", value));
+        options.modules.push_back(kModuleLongNames[static_cast<std::size_t>(at - kModuleShortNames.begin())]);
+      }
+      options.weights = id.weights;
+    } else if (key == "tok") {
+      options.tokenizer = value == "meteor-stringtokenizer" ? "none" : tokenizer_from_signature(value)->name();
+    } else if (key == "norm") {
+      options.normalizers.clear();
+      if (value != "none") {
+        for (std::size_t start = 0, plus = 0; plus != std::string::npos; start = plus + 1) {
+          plus = value.find('+', start);
+          options.normalizers.push_back(normalizer_from_id(value.substr(start, plus - start))->name());
+        }
+      }
+    } else if (key == "paraphrase") {
+      read.paraphrase_file = value;
+    } else if (key == "beam") {
+      options.beam_size = signature_int(key, value);
+    } else if (key != "stemmer" && key != "nrefs" && key != "version") {
+      // stemmer: follows from the language (checked when the signature is printed again).
+      throw usage_error(fmt::format("signature field '{}:{}' is not a METEOR 1.5 option evalcli knows", key, value));
+    }
+  }
+  return read;
 }
 
 std::string Meteor15::signature() const {

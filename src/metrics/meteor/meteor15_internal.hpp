@@ -47,6 +47,17 @@ nlohmann::json details(const Numbers& numbers, const std::string& eval_id);
 // Numbers in METEOR's eval id (Java's Double.toString), joined by '_'.
 std::string join_doubles(const std::vector<double>& values);
 
+// METEOR's eval id read back: meteor-1.5-wo-LANG-NORM-ALPHA_BETA_GAMMA_DELTA-MODULES-WEIGHTS
+// (usage error unless every number reads back as printed, one weight per module).
+struct EvalId {
+  std::string language;       // short name: "en"
+  std::string normalization;  // "no_norm", "lc_only", "norm", "norm_nopunct"
+  std::array<double, 4> parameters{};
+  std::vector<std::string> modules;  // short names: "ex", "st", "sy", "pa"
+  std::vector<double> weights;
+};
+EvalId parse_eval_id(const std::string& eval_id);
+
 // The names of the 23 statistics (test_len, ref_len, ..., ref_word_matches).
 std::vector<std::string> stat_names();
 

@@ -137,6 +137,30 @@ class Meteor15FromSignature : public Metric {
 };
 
 }  // namespace
+
+EvalId parse_eval_id(const std::string& eval_id) {
+  // meteor-1.5-wo-LANG-NORM-ALPHA_BETA_GAMMA_DELTA-MODULES-WEIGHTS
+  const auto parts = split(eval_id, '-');
+  if (parts.size() != 8 || parts[0] != "meteor" || parts[1] != "1.5" || parts[2] != "wo") {
+    throw usage_error(fmt::format("signature: METEOR 1.5 needs an eval-id field like "
+                                  "meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8, got '{}'",
+                                  eval_id));
+  }
+  EvalId id;
+  id.language = parts[3];
+  id.normalization = parts[4];
+  const auto parameters = numbers_of(parts[5]);
+  id.modules = split(parts[6], '_');
+  id.weights = numbers_of(parts[7]);
+  // The numbers must read back as printed, one weight per module.
+  if (parameters.size() != 4 || id.weights.size() != id.modules.size() || id.weights.size() > kMaxModules ||
+      join_doubles(parameters) != parts[5] || join_doubles(id.weights) != parts[7]) {
+    throw usage_error(fmt::format("signature: unparsable METEOR 1.5 eval-id '{}'", eval_id));
+  }
+  std::copy(parameters.begin(), parameters.end(), id.parameters.begin());
+  return id;
+}
+
 }  // namespace meteor15
 
 std::unique_ptr<Metric> meteor15_from_signature(const std::string& signature) {
@@ -147,25 +171,9 @@ std::unique_ptr<Metric> meteor15_from_signature(const std::string& signature) {
     if (key == "eval-id") eval_id = value;
     fields.push_back(key + ":" + value);
   }
-  // meteor-1.5-wo-LANG-NORM-ALPHA_BETA_GAMMA_DELTA-MODULES-WEIGHTS
-  const auto parts = eval_id ? meteor15::split(*eval_id, '-') : std::vector<std::string>{};
-  if (parts.size() < 7 || parts[0] != "meteor" || parts[1] != "1.5") {
-    throw usage_error(fmt::format("signature: METEOR 1.5 needs an eval-id field like "
-                                  "meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8, got '{}'",
-                                  eval_id.value_or("")));
-  }
-  const auto parameters = meteor15::numbers_of(parts[parts.size() - 3]);
-  const auto modules = meteor15::split(parts[parts.size() - 2], '_');
-  const auto weights = meteor15::numbers_of(parts.back());
-  // The numbers must read back as printed, one weight per module.
-  if (parameters.size() != 4 || weights.size() != modules.size() || weights.size() > Meteor15::kMaxModules ||
-      meteor15::join_doubles(parameters) != parts[parts.size() - 3] || meteor15::join_doubles(weights) != parts.back()) {
-    throw usage_error(fmt::format("signature: unparsable METEOR 1.5 eval-id '{}'", *eval_id));
-  }
+  const meteor15::EvalId id = meteor15::parse_eval_id(eval_id.value_or(""));
   return std::make_unique<meteor15::Meteor15FromSignature>(fmt::format("{}", fmt::join(fields, "|")), *eval_id,
-                                                           std::array<double, 4>{parameters[0], parameters[1],
-                                                                                 parameters[2], parameters[3]},
-                                                           weights);
+                                                           id.parameters, id.weights);
 }
 
 }  // namespace evalcli
