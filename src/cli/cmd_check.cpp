@@ -47,7 +47,7 @@ struct Scores {
 
 // The corpus score as the metric's command prints it (e.g. rouge-score's
 // math.fsum mean), so that an unchanged input never counts as a drop.
-double corpus_score(const Metric& metric, const Presentation* presentation, const SystemStats& system) {
+double corpus_score(const StatsModel& metric, const Presentation* presentation, const SystemStats& system) {
   if (presentation != nullptr && presentation->corpus_score && !system.rows.empty()) {
     return presentation->corpus_score(system);
   }
@@ -106,16 +106,12 @@ Scores read_scores(const std::string& path, const std::string& role) {
 
 // Re-scores -r/-i with the baseline's metric, rebuilt from its signature.
 Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
-  // These score items with data that -r/-i cannot carry (a language model; CIDEr's
-  // document frequencies over all references; METEOR 1.5's resources folder).
-  const bool meteor15 = baseline.signature.find("|meteor:cmu-") != std::string::npos;
-  if (baseline.metric == "PPL" || baseline.metric.starts_with("CIDEr") || meteor15) {
-    const std::string command = baseline.metric == "PPL" ? "ppl" : meteor15 ? "meteor" : "cider";
-    throw usage_error(fmt::format("{}: check cannot re-score {} from -r/-i; run `evalcli {} ... --stats-out NEW` "
-                                  "and give it as --current NEW",
-                                  o.baseline, baseline.metric, command));
+  std::unique_ptr<Metric> metric;
+  try {
+    metric = segment_scorer_from_signature(baseline.metric, baseline.signature);
+  } catch (const Error& e) {
+    throw Error(e.code(), fmt::format("{}: check: {}; then give it as --current NEW", o.baseline, e.what()));
   }
-  const auto metric = metric_from_signature(baseline.metric, baseline.signature);
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const auto presentation = presentation_for(*metric, OutputOptions{});
   const bool keep_rows = o.significance.has_value() || presentation != nullptr;

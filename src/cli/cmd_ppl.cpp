@@ -394,7 +394,7 @@ void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
 
 }  // namespace
 
-std::unique_ptr<Presentation> ppl_presentation(const Metric& metric, bool per_doc, std::vector<std::size_t> line_numbers,
+std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc, std::vector<std::size_t> line_numbers,
                                                std::vector<nlohmann::json> ids) {
   const auto* ppl_metric = dynamic_cast<const ppl::PplMetric*>(&metric);
   if (ppl_metric == nullptr) throw Error(ExitCode::internal, "ppl_presentation needs a PPL metric");

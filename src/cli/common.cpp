@@ -90,7 +90,7 @@ void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options) {
                   "zh-jieba: dictionary replacing python3-jieba's dict.txt (same format)");
 }
 
-std::string metric_signature(const Metric& metric, std::size_t nrefs) {
+std::string metric_signature(const StatsModel& metric, std::size_t nrefs) {
   return full_signature(nrefs, metric.signature());
 }
 
@@ -108,7 +108,7 @@ struct Analysis {
 
 bool paired_test(const OutputOptions& output) { return output.paired_bs || output.paired_ar; }
 
-std::vector<double> sentence_scores(const Metric& metric, const SystemStats& system) {
+std::vector<double> sentence_scores(const StatsModel& metric, const SystemStats& system) {
   std::vector<double> scores;
   scores.reserve(system.rows.size());
   for (const auto& row : system.rows) {
@@ -119,7 +119,7 @@ std::vector<double> sentence_scores(const Metric& metric, const SystemStats& sys
   return scores;
 }
 
-Analysis analyse(const Metric& metric, const std::vector<SystemStats>& systems, const OutputOptions& output,
+Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& systems, const OutputOptions& output,
                  Progress& progress) {
   Analysis analysis;
   const std::size_t n = systems.size();
@@ -179,14 +179,14 @@ nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_
   return out;
 }
 
-double corpus_score(const Metric& metric, const SystemStats& stats, const Presentation* presentation) {
+double corpus_score(const StatsModel& metric, const SystemStats& stats, const Presentation* presentation) {
   if (presentation != nullptr && presentation->corpus_score && !stats.rows.empty()) {
     return presentation->corpus_score(stats);
   }
   return metric.score(stats.totals);
 }
 
-nlohmann::ordered_json build_report(const Metric& metric, const std::string& signature, const SystemStats& stats,
+nlohmann::ordered_json build_report(const StatsModel& metric, const std::string& signature, const SystemStats& stats,
                                     bool include_segments, const Analysis* analysis, std::size_t s,
                                     const OutputOptions* output, const Presentation* presentation = nullptr) {
   nlohmann::ordered_json report;
@@ -246,7 +246,7 @@ std::string score_text(double score, int width, const Analysis* analysis, std::s
   return text;
 }
 
-std::string text_line(const Metric& metric, const std::string& signature, std::span<const Stat> stats, double score,
+std::string text_line(const StatsModel& metric, const std::string& signature, std::span<const Stat> stats, double score,
                       int width, const Analysis* analysis = nullptr, std::size_t s = 0) {
   std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score_text(score, width, analysis, s));
   const nlohmann::json details = metric.details(stats);
@@ -256,7 +256,7 @@ std::string text_line(const Metric& metric, const std::string& signature, std::s
 
 // After a presentation's own text: the interval and test results that the
 // default one-line form shows inline.
-std::string statistics_lines(const Metric& metric, const Analysis& analysis, std::size_t s, const OutputOptions& output) {
+std::string statistics_lines(const StatsModel& metric, const Analysis& analysis, std::size_t s, const OutputOptions& output) {
   std::string out;
   const int width = output.width;
   if (analysis.confidence[s]) {
@@ -277,7 +277,7 @@ std::string statistics_lines(const Metric& metric, const Analysis& analysis, std
   return out;
 }
 
-std::string distribution_line(const Metric& metric, const stats::Distribution& d, int width) {
+std::string distribution_line(const StatsModel& metric, const stats::Distribution& d, int width) {
   auto f = [&](double v) { return format_fixed(v, width); };
   return fmt::format(
       "  sentence-level {} (n = {}; their mean is not the corpus score): mean {} stdev {} | min {} p5 {} p25 {} "
@@ -286,7 +286,7 @@ std::string distribution_line(const Metric& metric, const stats::Distribution& d
       f(d.max));
 }
 
-std::string json_document(const Metric& metric, const std::string& signature, const std::vector<SystemStats>& systems,
+std::string json_document(const StatsModel& metric, const std::string& signature, const std::vector<SystemStats>& systems,
                           bool segments, const Analysis* analysis, const OutputOptions* output,
                           const Presentation* presentation) {
   auto dump = [&](std::size_t s) {
@@ -303,7 +303,7 @@ std::string system_prefix(const std::vector<SystemStats>& systems, std::size_t s
   return (s == 0 && paired_test(output) ? "Baseline: " : "") + systems[s].system + ": ";
 }
 
-std::string default_system_text(const Metric& metric, const std::string& signature, const SystemStats& system,
+std::string default_system_text(const StatsModel& metric, const std::string& signature, const SystemStats& system,
                                 std::size_t s, const std::string& prefix, const OutputOptions& output,
                                 const Analysis& analysis, const Presentation* presentation) {
   std::string rendered;
@@ -325,7 +325,7 @@ std::string default_system_text(const Metric& metric, const std::string& signatu
 
 // --signature "... = 51.6": every system's score printed with as many
 // decimals must read 51.6 (the number a paper reports is reproduced).
-void check_expected_score(const Metric& metric, const std::vector<SystemStats>& systems, const std::string& expected,
+void check_expected_score(const StatsModel& metric, const std::vector<SystemStats>& systems, const std::string& expected,
                           const Presentation* presentation) {
   const auto point = expected.find('.');
   const int decimals = point == std::string::npos ? 0 : static_cast<int>(expected.size() - point - 1);
@@ -341,7 +341,7 @@ void check_expected_score(const Metric& metric, const std::vector<SystemStats>& 
 
 }  // namespace
 
-nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
+nlohmann::ordered_json make_report(const StatsModel& metric, std::size_t nrefs, const SystemStats& stats,
                                    bool include_segments) {
   return build_report(metric, metric_signature(metric, nrefs), stats, include_segments, nullptr, 0, nullptr);
 }
@@ -351,7 +351,7 @@ bool needs_rows(const OutputOptions& output) {
          output.confidence || paired_test(output) || !output.stats_out.empty();
 }
 
-void report_metric_results(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
+void report_metric_results(const StatsModel& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
                            const OutputOptions& output, Streams& io, const Presentation* presentation) {
   Progress progress(io.err, output.quiet);
   const Analysis analysis = analyse(metric, systems, output, progress);

@@ -7,7 +7,7 @@
 
 namespace evalcli::cli {
 
-std::unique_ptr<Presentation> presentation_for(const Metric& metric, const OutputOptions& output) {
+std::unique_ptr<Presentation> presentation_for(const StatsModel& metric, const OutputOptions& output) {
   if (const auto* rouge = dynamic_cast<const RougeScoreMetric*>(&metric)) {
     RougeScoreReport report;
     report.sentence_level = output.sentence_level;

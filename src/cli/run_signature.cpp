@@ -117,7 +117,7 @@ RunSignature read_run_signature(const std::string& text, std::optional<std::size
   return run;
 }
 
-void check_rebuilt_signature(const RunSignature& given, const Metric& metric) {
+void check_rebuilt_signature(const RunSignature& given, const StatsModel& metric) {
   check_rebuilt_signature(given, metric.name(), metric.signature());
 }
 

@@ -161,7 +161,8 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
       }
     }
   }
-  const auto results = stats::run_paired_tests(run.metrics, matrices, options);
+  const std::vector<const StatsModel*> models(run.metrics.begin(), run.metrics.end());
+  const auto results = stats::run_paired_tests(models, matrices, options);
 
   if (args.format == "json") return paired_json(names, run, results);
 

@@ -4,12 +4,12 @@
 
 namespace evalcli {
 
-double Metric::score_float32(std::span<const float> stats) const {
+double StatsModel::score_float32(std::span<const float> stats) const {
   const StatRow widened(stats.begin(), stats.end());
   return score(widened);
 }
 
-nlohmann::json Metric::details(std::span<const Stat>) const { return nlohmann::json::object(); }
+nlohmann::json StatsModel::details(std::span<const Stat>) const { return nlohmann::json::object(); }
 
 void add_stats(std::span<Stat> total, std::span<const Stat> row) {
   for (std::size_t i = 0; i < total.size(); ++i) total[i] += row[i];

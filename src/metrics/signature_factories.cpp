@@ -69,7 +69,7 @@ std::vector<std::string> split_on(const std::string& text, char separator) {
 
 }  // namespace
 
-std::unique_ptr<Metric> meteor_from_signature(const std::string& signature) {
+std::unique_ptr<StatsModel> meteor_from_signature(const std::string& signature) {
   const auto compat = find_field(parse_signature(signature), "meteor");
   if (compat && compat->starts_with("cmu-")) return meteor15_from_signature(signature);
   return std::make_unique<NltkMeteor>(nltk_meteor_options_from_signature(signature));
@@ -115,7 +115,7 @@ NltkMeteorOptions nltk_meteor_options_from_signature(const std::string& signatur
   return options;
 }
 
-std::unique_ptr<Metric> rouge_from_signature(const std::string& signature) {
+std::unique_ptr<StatsModel> rouge_from_signature(const std::string& signature) {
   return std::make_unique<RougeScoreMetric>(rouge_score_options_from_signature(signature));
 }
 
@@ -144,7 +144,7 @@ RougeScoreOptions rouge_score_options_from_signature(const std::string& signatur
   return options;
 }
 
-std::unique_ptr<Metric> rouge155_from_signature(const std::string& signature) {
+std::unique_ptr<StatsModel> rouge155_from_signature(const std::string& signature) {
   Rouge155Options options = rouge155_options_from_signature(signature);
   // As `evalcli rouge --compat rouge155` without --rouge155-data.
   if (const char* home = std::getenv("ROUGE_EVAL_HOME")) options.data_dir = home;
@@ -175,7 +175,7 @@ Rouge155Options rouge155_options_from_signature(const std::string& signature) {
   return options;
 }
 
-std::unique_ptr<Metric> cider_from_signature(const std::string& signature) {
+std::unique_ptr<StatsModel> cider_from_signature(const std::string& signature) {
   const CiderSignature read = cider_options_from_signature(signature);
   auto pipeline = std::make_unique<TextPipeline>(read.text);
   check_tokenizer_fields(pipeline->tokenizer(), read.tokenizer_fields);

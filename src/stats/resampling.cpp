@@ -34,7 +34,7 @@ bool StatMatrix::integral() const {
   return std::all_of(values_.begin(), values_.end(), [](double v) { return std::trunc(v) == v; });
 }
 
-Summation summation_for(const Metric& metric) {
+Summation summation_for(const StatsModel& metric) {
   return metric.sacrebleu_fields().empty() ? Summation::float64 : Summation::float32_like_sacrebleu;
 }
 
@@ -92,7 +92,7 @@ void sum_picked_rows(const T* matrix, std::size_t k, std::span<const std::uint32
 
 }  // namespace
 
-std::vector<double> bootstrap_scores(const Metric& metric, const StatMatrix& stats,
+std::vector<double> bootstrap_scores(const StatsModel& metric, const StatMatrix& stats,
                                      std::span<const std::uint32_t> indices, Summation summation) {
   const std::size_t n = stats.rows(), k = stats.cols();
   const std::size_t samples = n == 0 ? 0 : indices.size() / n;
@@ -131,7 +131,7 @@ Interval estimate_ci(std::vector<double> scores, MeanKind mean_kind) {
   return interval;
 }
 
-Interval bootstrap_confidence(const Metric& metric, const StatMatrix& stats, std::size_t samples,
+Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats, std::size_t samples,
                               const Seed& seed) {
   Pcg64 rng(seed.value);
   const auto indices = bootstrap_indices(rng, samples, stats.rows());
@@ -177,7 +177,7 @@ Draws make_draws(const PairedTestOptions& options, std::optional<std::uint64_t> 
 }
 
 // Per trial: A = mask@base + (1-mask)@system and B the opposite; returns |score(A) - score(B)|.
-std::vector<double> randomization_differences(const Metric& metric, const StatMatrix& base,
+std::vector<double> randomization_differences(const StatsModel& metric, const StatMatrix& base,
                                               const StatMatrix& system, const Draws& draws,
                                               std::size_t trials) {
   const std::size_t n = base.rows(), k = base.cols(), bytes = (n + 7) / 8;
@@ -242,7 +242,7 @@ struct MetricBaseline {
   std::vector<double> shared_scores;  // bootstrap scores on the shared draws (seeded runs)
 };
 
-PairedResult compare(const Metric& metric, const StatMatrix& base, const MetricBaseline& baseline,
+PairedResult compare(const StatsModel& metric, const StatMatrix& base, const MetricBaseline& baseline,
                      const StatMatrix& system, const Draws& draws, bool shared, const PairedTestOptions& options) {
   PairedResult result;
   result.score = metric.score(system.totals());
@@ -278,7 +278,7 @@ unsigned worker_count(unsigned jobs, std::size_t tasks) {
 }  // namespace
 
 std::vector<std::vector<PairedResult>> run_paired_tests(
-    const std::vector<const Metric*>& metrics, const std::vector<std::vector<StatMatrix>>& stats,
+    const std::vector<const StatsModel*>& metrics, const std::vector<std::vector<StatMatrix>>& stats,
     const PairedTestOptions& options, const std::function<void(std::size_t, std::size_t)>& progress) {
   if (metrics.empty() || stats.size() != metrics.size()) throw Error(ExitCode::internal, "paired test: bad input");
   const std::size_t systems = stats[0].size();
@@ -302,7 +302,7 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
     baseline_indices = bootstrap_indices(rng, samples, rows);
   }
   for (std::size_t m = 0; m < metrics.size(); ++m) {
-    const Metric& metric = *metrics[m];
+    const StatsModel& metric = *metrics[m];
     baselines[m].score = metric.score(stats[m][0].totals());
     results[m][0].score = baselines[m].score;
     if (options.kind == PairedTestKind::bootstrap) {

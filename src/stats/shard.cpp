@@ -11,7 +11,7 @@
 
 namespace evalcli::stats {
 
-std::string shard_json(const Metric& metric, const std::string& signature, std::size_t nrefs,
+std::string shard_json(const StatsModel& metric, const std::string& signature, std::size_t nrefs,
                        const std::vector<SystemStats>& systems) {
   nlohmann::ordered_json header;
   header["schema"] = kShardSchema;

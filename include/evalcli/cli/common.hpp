@@ -68,10 +68,10 @@ bool wants_statistics(const OutputOptions& output);
 void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options);
 
 // Full evalcli signature of `metric` ("nrefs:1|...|version:evalcli-X").
-std::string metric_signature(const Metric& metric, std::size_t nrefs);
+std::string metric_signature(const StatsModel& metric, std::size_t nrefs);
 
 // The JSON report (schema evalcli-report/1) of one system.
-nlohmann::ordered_json make_report(const Metric& metric, std::size_t nrefs, const SystemStats& stats,
+nlohmann::ordered_json make_report(const StatsModel& metric, std::size_t nrefs, const SystemStats& stats,
                                    bool include_segments);
 
 // How a metric command prints what differs from the default one line per
@@ -100,12 +100,12 @@ struct Presentation {
 
 // The presentation `evalcli merge` uses for shards of `metric` (the one its
 // command uses with default options and `output`); null = the default one.
-std::unique_ptr<Presentation> presentation_for(const Metric& metric, const OutputOptions& output);
+std::unique_ptr<Presentation> presentation_for(const StatsModel& metric, const OutputOptions& output);
 
 // Prints already computed statistics of `systems` as asked (text/JSON,
 // --stats, --confidence, paired tests, --json-out, --stats-out): shared by
 // run_metric_command and `evalcli merge`.
-void report_metric_results(const Metric& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
+void report_metric_results(const StatsModel& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
                            const OutputOptions& output, Streams& io, const Presentation* presentation = nullptr);
 // True when the output options need every segment's statistics kept.
 bool needs_rows(const OutputOptions& output);

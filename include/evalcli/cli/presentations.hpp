@@ -38,7 +38,7 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
 
 // Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`.
 // `line_numbers` / `ids` (log-prob documents) when known, else rows count from 1.
-std::unique_ptr<Presentation> ppl_presentation(const Metric& metric, bool per_doc,
+std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc,
                                                std::vector<std::size_t> line_numbers = {},
                                                std::vector<nlohmann::json> ids = {});
 

@@ -40,7 +40,7 @@ RunSignature read_run_signature(const std::string& text, std::optional<std::size
 // For evalcli's own signatures: the metric rebuilt from `given` must print the
 // same fields (in any order), else a usage error naming the first that differs
 // (a value this evalcli does not print so, or a field it does not know).
-void check_rebuilt_signature(const RunSignature& given, const Metric& metric);
+void check_rebuilt_signature(const RunSignature& given, const StatsModel& metric);
 // The same for a metric's fields printed before the metric exists (`name`: for messages).
 void check_rebuilt_signature(const RunSignature& given, const std::string& name, const std::string& fields);
 

@@ -78,7 +78,7 @@ class Meteor15 : public Metric {
 
 // METEOR 1.5 rebuilt from its signature (the eval id's parameters and weights) to
 // score statistics summed elsewhere, as `evalcli merge` does; it cannot score text.
-std::unique_ptr<Metric> meteor15_from_signature(const std::string& signature);
+std::unique_ptr<StatsModel> meteor15_from_signature(const std::string& signature);
 
 // The options of a METEOR 1.5 run read back from its signature, for
 // `evalcli meteor --signature` (resources_dir and the paraphrase table's path

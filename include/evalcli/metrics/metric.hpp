@@ -1,10 +1,15 @@
 #pragma once
-// The one interface every metric implements (docs/architecture.md):
+// What a metric is (docs/architecture.md), in two parts:
 //
-//   segment -> additive sufficient statistics -> score from summed statistics
+//   StatsModel:  named additive statistics -> the score of their sums
+//   Metric:      a StatsModel that also scores one segment (hyp, refs) -> statistics
 //
-// Corpus scores, sentence scores, bootstrap intervals, significance tests and
-// shard/merge are written once over this interface, never per metric.
+// Corpus scores, sentence scores, bootstrap intervals, significance tests,
+// shard/merge, check and reports are written once over StatsModel, never per
+// metric. Metrics that are not scored segment by segment (CIDEr's two passes,
+// perplexity with a model, ROUGE-1.5.5 settings files) have a corpus scorer of
+// their own that produces rows of the same statistics; merging shards needs
+// only the StatsModel, rebuilt from the signature.
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
@@ -22,21 +27,15 @@ struct SacrebleuField {
   std::string value;
 };
 
-class Metric {
+class StatsModel {
  public:
-  virtual ~Metric() = default;
+  virtual ~StatsModel() = default;
 
   // Display name, e.g. "BLEU", "chrF2++", "TER".
   virtual std::string name() const = 0;
   // Number of statistics per segment, and their names (for reports and shards).
   virtual std::vector<std::string> stat_names() const = 0;
   std::size_t num_stats() const { return stat_names().size(); }
-
-  // Writes the sufficient statistics of one segment into `out`: all num_stats()
-  // values, overwriting what was there. Must be thread-safe (const).
-  // `hyp` and `refs` are the input lines as read (rstripped).
-  virtual void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
-                             Stat* out) const = 0;
 
   // Score from statistics summed over any set of segments (corpus, shard, resample).
   virtual double score(std::span<const Stat> stats) const = 0;
@@ -66,6 +65,17 @@ class Metric {
 
   // Extra numbers derived from summed statistics for reports (precisions, BP, ...).
   virtual nlohmann::json details(std::span<const Stat> stats) const;
+};
+
+// A metric scored segment by segment: the statistics of one (hypothesis,
+// references) pair, summed over a corpus by compute_corpus_stats.
+class Metric : public StatsModel {
+ public:
+  // Writes the sufficient statistics of one segment into `out`: all num_stats()
+  // values, overwriting what was there. Must be thread-safe (const).
+  // `hyp` and `refs` are the input lines as read (rstripped).
+  virtual void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
+                             Stat* out) const = 0;
 };
 
 // Element-wise `total += row`.

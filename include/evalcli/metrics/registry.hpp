@@ -13,7 +13,13 @@ namespace evalcli {
 // Builds the metric whose name() is `name` ("BLEU", "chrF2++", ...) configured
 // by the metric fields of `signature`. Throws a usage error naming the metric
 // when no registered metric handles it, or the field it cannot apply.
-std::unique_ptr<Metric> metric_from_signature(const std::string& name, const std::string& signature);
+std::unique_ptr<StatsModel> metric_from_signature(const std::string& name, const std::string& signature);
+
+// The same metric as a segment scorer, for re-scoring -r/-i files (`evalcli
+// check`); a usage error naming the command to run instead for metrics whose
+// segments cannot be scored alone from a signature (perplexity needs its
+// model, METEOR 1.5 its resources, CIDEr document frequencies over all references).
+std::unique_ptr<Metric> segment_scorer_from_signature(const std::string& name, const std::string& signature);
 
 // Why several shards of this metric and signature cannot be merged into the
 // score of one run, or "" when they can (statistics additive). CIDEr needs

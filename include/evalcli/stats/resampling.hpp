@@ -38,7 +38,7 @@ class StatMatrix {
 // numpy float32 matrix and sums in float32; evalcli's own metrics sum in double.
 enum class Summation { float32_like_sacrebleu, float64 };
 // float32 for the metrics SacreBLEU computes (those with sacrebleu_fields()).
-Summation summation_for(const Metric& metric);
+Summation summation_for(const StatsModel& metric);
 
 // A random seed as SacreBLEU takes it: an integer, or "none" (any case) for
 // fresh entropy. `text` is what signatures show ("12345", "none").
@@ -51,7 +51,7 @@ Seed parse_seed(const std::string& text);  // throws a usage error
 Seed resolve_seed(const std::optional<std::string>& option);
 
 // Scores of bootstrap resamples: `indices` holds samples x rows() row numbers.
-std::vector<double> bootstrap_scores(const Metric& metric, const StatMatrix& stats,
+std::vector<double> bootstrap_scores(const StatsModel& metric, const StatMatrix& stats,
                                      std::span<const std::uint32_t> indices, Summation summation);
 
 // SacreBLEU's estimate_ci: sorted scores, bounds at n//40 and n - n//40 - 1,
@@ -64,7 +64,7 @@ struct Interval {
 Interval estimate_ci(std::vector<double> scores, MeanKind mean_kind);
 
 // Single-system confidence interval (SacreBLEU --confidence / corpus_score(n_bootstrap=n)).
-Interval bootstrap_confidence(const Metric& metric, const StatMatrix& stats, std::size_t samples,
+Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats, std::size_t samples,
                               const Seed& seed);
 
 // One cell of a paired test: the system's actual score and, against the
@@ -89,7 +89,7 @@ struct PairedTestOptions {
 // Results do not depend on `jobs`. `progress(done, total)` is called from the
 // calling thread only.
 std::vector<std::vector<PairedResult>> run_paired_tests(
-    const std::vector<const Metric*>& metrics, const std::vector<std::vector<StatMatrix>>& stats,
+    const std::vector<const StatsModel*>& metrics, const std::vector<std::vector<StatMatrix>>& stats,
     const PairedTestOptions& options, const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // The p-value SacreBLEU computes: (#{x > observed} + 1) / (n + 1).

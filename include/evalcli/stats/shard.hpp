@@ -22,7 +22,7 @@ struct Shard {
   std::vector<SystemStats> systems;  // rows always present
 };
 
-std::string shard_json(const Metric& metric, const std::string& signature, std::size_t nrefs,
+std::string shard_json(const StatsModel& metric, const std::string& signature, std::size_t nrefs,
                        const std::vector<SystemStats>& systems);
 
 // The "schema" string of a JSON document ("" when it has none or it is not a string).

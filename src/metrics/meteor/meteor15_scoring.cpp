@@ -110,8 +110,9 @@ std::vector<double> numbers_of(const std::string& joined) {
 }
 
 // METEOR 1.5 statistics summed elsewhere (shards), scored with the parameters
-// and weights of the eval id. It cannot score text: that needs the resources.
-class Meteor15FromSignature : public Metric {
+// and weights of the eval id: the statistics model alone (scoring text needs
+// the resources, see Meteor15).
+class Meteor15FromSignature : public StatsModel {
  public:
   Meteor15FromSignature(std::string fields, std::string eval_id, const std::array<double, 4>& parameters,
                         std::vector<double> weights)
@@ -119,10 +120,6 @@ class Meteor15FromSignature : public Metric {
 
   std::string name() const override { return "METEOR"; }
   std::vector<std::string> stat_names() const override { return meteor15::stat_names(); }
-  void segment_stats(std::u32string_view, std::span<const std::u32string>, Stat*) const override {
-    throw usage_error("METEOR 1.5 rebuilt from a signature only combines statistics: score text with "
-                      "`evalcli meteor --compat meteor15 --meteor-resources DIR`");
-  }
   double score(std::span<const Stat> stats) const override { return compute_numbers(stats, parameters_, weights_).score; }
   std::string signature() const override { return fields_; }
   nlohmann::json details(std::span<const Stat> stats) const override {
@@ -163,7 +160,7 @@ EvalId parse_eval_id(const std::string& eval_id) {
 
 }  // namespace meteor15
 
-std::unique_ptr<Metric> meteor15_from_signature(const std::string& signature) {
+std::unique_ptr<StatsModel> meteor15_from_signature(const std::string& signature) {
   std::vector<std::string> fields;
   std::optional<std::string> eval_id;
   for (const auto& [key, value] : parse_signature(signature)) {

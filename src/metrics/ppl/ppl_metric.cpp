@@ -86,10 +86,6 @@ std::vector<std::string> PplMetric::stat_names() const {
   return {"logprob_sum_nats", "docs", "scored_tokens", "chars", "bytes", "words_lm_eval", "docs_without_text"};
 }
 
-void PplMetric::segment_stats(std::u32string_view, std::span<const std::u32string>, Stat*) const {
-  throw Error(ExitCode::internal, "perplexity lines are scored by `evalcli ppl` (with its model), not from -r/-i");
-}
-
 nlohmann::json PplMetric::details(std::span<const Stat> stats) const {
   return mode_ == Mode::arpa ? nlohmann::json(arpa_stats(stats).to_json()) : nlohmann::json(logprob_stats(stats).to_json());
 }
@@ -102,7 +98,7 @@ double PplMetric::score(std::span<const Stat> stats) const {
   return number_or_nan(logprob_stats(stats).to_json()["ppl_token"]);
 }
 
-std::unique_ptr<Metric> ppl_from_signature(const std::string& signature) {
+std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature) {
   // The fields are what `evalcli ppl` wrote; the model itself is not needed to
   // combine statistics, and its md5 stays in the signature.
   const auto fields = parse_signature(signature);
