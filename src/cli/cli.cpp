@@ -9,8 +9,25 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
+#include "evalcli/cli/metric_command.hpp"
+#include "evalcli/metrics/definition.hpp"
 
 namespace evalcli::cli {
+
+namespace {
+
+// A SacreBLEU-style alias a metric's option table declares (OptionSpec::sacrebleu_alias).
+std::string metric_option_alias(const std::string& arg) {
+  if (arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return arg;
+  for (const MetricDefinition* definition : metric_definitions()) {
+    for (const auto& spec : definition->options) {
+      if (spec.sacrebleu_alias == arg) return "--" + spec.name;
+    }
+  }
+  return arg;
+}
+
+}  // namespace
 
 std::vector<std::string> expand_single_dash_aliases(const std::vector<std::string>& args) {
   static const std::map<std::string, std::string> aliases = {
@@ -24,7 +41,7 @@ std::vector<std::string> expand_single_dash_aliases(const std::vector<std::strin
   out.reserve(args.size());
   for (const auto& arg : args) {
     auto it = aliases.find(arg);
-    out.push_back(it == aliases.end() ? arg : it->second);
+    out.push_back(it == aliases.end() ? metric_option_alias(arg) : it->second);
   }
   return out;
 }
@@ -61,9 +78,10 @@ void print_error(std::ostream& err, const std::string& message, const std::strin
 
 using AddCommand = void (*)(CLI::App&, Streams&);
 
-// In help order. Each command's options, validators and callbacks cost heap and code pages at start.
-constexpr std::pair<std::string_view, AddCommand> subcommands[] = {
-    {"bleu", add_bleu_command},         {"chrf", add_chrf_command},   {"ter", add_ter_command},
+// Commands with a flow of their own, after the metrics the registry declares
+// (bleu, chrf, ter, ...: add_metric_command), in help order. Each command's
+// options, validators and callbacks cost heap and code pages at start.
+constexpr std::pair<std::string_view, AddCommand> kOwnCommands[] = {
     {"rouge", add_rouge_command},       {"meteor", add_meteor_command}, {"cider", add_cider_command},
     {"ppl", add_ppl_command},           {"tokenize", add_tokenize_command},
     {"sacrebleu", add_sacrebleu_command}, {"merge", add_merge_command}, {"check", add_check_command},
@@ -72,10 +90,14 @@ constexpr std::pair<std::string_view, AddCommand> subcommands[] = {
 // `evalcli NAME ...` builds only NAME's subcommand (evalcli ppl's memory target counts every page the
 // process touches); anything else (--help, --version, a typo) builds all of them for help and errors.
 void add_subcommands(CLI::App& app, Streams& io, std::string_view first_arg) {
-  for (const auto& [name, add] : subcommands) {
+  for (const auto& [name, add] : kOwnCommands) {
     if (name == first_arg) return add(app, io);
   }
-  for (const auto& [name, add] : subcommands) add(app, io);
+  if (const MetricDefinition* definition = find_metric_definition_by_command(first_arg)) {
+    return add_metric_command(app, *definition, io);
+  }
+  for (const MetricDefinition* definition : metric_definitions()) add_metric_command(app, *definition, io);
+  for (const auto& [name, add] : kOwnCommands) add(app, io);
 }
 
 }  // namespace

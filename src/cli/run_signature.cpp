@@ -14,8 +14,8 @@ namespace {
 // (metric-specific short keys such as BLEU's s = smooth are the metric's).
 std::string canonical_key(const std::string& key) {
   static const std::map<std::string, std::string> kLongKeys = {
-      {"#", "nrefs"}, {"c", "case"}, {"e", "eff"}, {"v", "version"}, {"t", "test"},
-      {"l", "lang"},  {"o", "origlang"}, {"S", "subset"}};
+      {"#", "nrefs"}, {"c", "case"}, {"e", "eff"}, {"v", "version"},
+      {"l", "lang"},  {"o", "origlang"}, {"S", "subset"}, {"rs", "seed"}};
   const auto found = kLongKeys.find(key);
   return found == kLongKeys.end() ? key : found->second;
 }
@@ -104,7 +104,7 @@ RunSignature read_run_signature(const std::string& text, std::optional<std::size
     if (key == "nrefs") {
       check_signature_nrefs(field.value, given_refs);
     } else if (key == "bs" || key == "ar" || key == "seed") {
-      apply_resampling(field, output, cmd);
+      apply_resampling({key, field.value}, output, cmd);
     } else if (key == "version") {
       run.evalcli_form = field.value.starts_with("evalcli-");
       // Kept for the metrics whose readers accept SacreBLEU's version field.

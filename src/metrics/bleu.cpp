@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/pair_interner.hpp"
 #include "evalcli/text/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -293,6 +294,84 @@ nlohmann::json Bleu::details(std::span<const Stat> stats) const {
   return {{"counts", s.counts}, {"totals", s.totals}, {"precisions", s.precisions},
           {"bp", s.bp},         {"sys_len", s.sys_len}, {"ref_len", s.ref_len},
           {"ratio", s.ratio()}, {"verbose_score", s.verbose()}};
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+// "floor[0.10]" / "add-k[1.00]" / "exp": the method and its value.
+void apply_smooth_field(const std::string& value, OptionValues& values) {
+  const auto bracket = value.find('[');
+  values.set("smooth-method", value.substr(0, bracket));
+  if (bracket == std::string::npos) return;
+  if (value.back() != ']') throw usage_error(fmt::format("signature: bad smooth value '{}'", value));
+  const std::string number = value.substr(bracket + 1, value.size() - bracket - 2);
+  signature_double("smooth", number);  // a finite number, else a usage error naming the field
+  values.set("smooth-value", number);
+}
+
+std::unique_ptr<StatsModel> build_bleu(const OptionValues& values, const BuildContext& context) {
+  BleuOptions bleu;
+  bleu.text = pipeline_options(values, "13a");
+  bleu.smoothing = parse_bleu_smoothing(values.text("smooth-method", "exp"));
+  bleu.smooth_value = values.optional_real("smooth-value");
+  bleu.max_ngram_order = values.integer("max-ngram-order", 4);
+  // As SacreBLEU: effective order for sentence-level scores.
+  bleu.effective_order = values.flag("effective-order") || context.sentence_level;
+  auto metric = std::make_unique<Bleu>(bleu);
+  check_signature_tokenizer_fields(values, metric->pipeline().tokenizer());
+  return metric;
+}
+
+MetricDefinition make_bleu_definition() {
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): 13a, intl, zh, char, none, ja-mecab, ...; default 13a"};
+  MetricDefinition d;
+  d.command = "bleu";
+  d.summary = "BLEU (SacreBLEU-compatible numbers)";
+  d.names = {"BLEU"};
+  d.options = text_option_specs(text);
+  d.options.insert(d.options.end(),
+                   {
+                       {.name = "smooth-method",
+                        .help = "exp, floor, add-k or none",
+                        .default_text = "exp",
+                        .short_flag = "-s"},
+                       {.name = "smooth-value",
+                        .kind = OptionKind::real,
+                        .help = "value for floor (0.1) and add-k (1) (-sv)",
+                        .sacrebleu_alias = "-sv"},
+                       {.name = "max-ngram-order",
+                        .kind = OptionKind::integer,
+                        .help = "maximum n-gram order",
+                        .default_text = "4",
+                        .min = 1,
+                        .max = 16,
+                        .signature_key = "order"},
+                       {.name = "effective-order",
+                        .kind = OptionKind::flag,
+                        .help = "stop at the highest order the hypothesis has",
+                        .signature_key = "eff",
+                        .signature_short_key = "e"},
+                       {.name = "force",
+                        .kind = OptionKind::flag,
+                        .help = "accepted for SacreBLEU compatibility; changes nothing",
+                        .role = OptionRole::no_effect},
+                   });
+  d.signature_keys = text_signature_keys(text);
+  d.signature_keys.push_back({"smooth", "s", apply_smooth_field});
+  d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
+                                if (value != "BLEU") throw usage_error(fmt::format("signature is for {}, not BLEU", value));
+                              }});
+  d.build = build_bleu;
+  return d;
+}
+
+}  // namespace
+
+const MetricDefinition& bleu_definition() {
+  static const MetricDefinition definition = make_bleu_definition();
+  return definition;
 }
 
 }  // namespace evalcli

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/pair_interner.hpp"
 #include "evalcli/text/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -450,6 +451,127 @@ std::string Chrf::signature() const {
   }
   if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
   return sig;
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+constexpr const char* kTokenizedTextRead = "signature-ngrams-tok-text";
+
+// "chrF2++" -> beta 2, word order 2 (SacreBLEU prints beta only in the name).
+void apply_metric_name(const std::string& name, OptionValues& values) {
+  if (name.rfind("chrF", 0) != 0) throw usage_error(fmt::format("signature is for {}, not chrF", name));
+  const std::size_t digits = name.find_first_not_of("0123456789", 4) == std::string::npos
+                                 ? name.size() - 4
+                                 : name.find_first_not_of("0123456789", 4) - 4;
+  const std::string plus = name.substr(4 + digits);
+  if (plus.find_first_not_of('+') != std::string::npos) {
+    throw usage_error(fmt::format("signature: unknown metric name '{}'", name));
+  }
+  if (digits > 0) {
+    const std::string beta = name.substr(4, digits);
+    if (digits > 4 || std::stoi(beta) > 1000) {  // at most 4 digits: stoi cannot overflow
+      throw usage_error(fmt::format("signature: the beta {} of '{}' is outside 0..1000", beta, name));
+    }
+    values.set("chrf-beta", beta);
+  }
+  if (!plus.empty()) values.set("chrf-word-order", std::to_string(plus.size()));
+}
+
+std::unique_ptr<StatsModel> build_chrf(const OptionValues& values, const BuildContext&) {
+  ChrfOptions chrf;
+  chrf.char_order = values.integer("chrf-char-order", 6);
+  chrf.word_order = values.integer("chrf-word-order", 0);
+  chrf.beta = values.integer("chrf-beta", 2);
+  chrf.lowercase = values.flag("lowercase");
+  chrf.whitespace = values.flag("chrf-whitespace");
+  chrf.eps_smoothing = values.flag("chrf-eps-smoothing");
+  chrf.normalizers = values.list("normalize");
+  chrf.tokenizer = values.text("tokenize");
+  chrf.tokenizer_options = tokenizer_options(values);
+  if (values.from_signature()) {
+    if (!chrf.tokenizer.empty() && !values.has(kTokenizedTextRead)) {
+      throw usage_error(fmt::format("signature has tok: without {}:{} (an older evalcli chrF that took the tokens "
+                                    "as words); this evalcli cannot reproduce it",
+                                    kChrfTokenizedField, kChrfTokenizedValue));
+    }
+    if (chrf.tokenizer.empty() && (values.has(kTokenizedTextRead) || has_signature_tokenizer_fields(values))) {
+      throw usage_error("signature has tokenizer fields but no tok: field");
+    }
+  }
+  auto metric = std::make_unique<Chrf>(chrf);
+  if (!chrf.tokenizer.empty()) check_signature_tokenizer_fields(values, metric->pipeline().tokenizer());
+  return metric;
+}
+
+MetricDefinition make_chrf_definition() {
+  const TextOptionSpecs text{
+      .tokenize_help =
+          "tokenize first and score the tokens joined by spaces (default: the line as SacreBLEU scores it)"};
+  MetricDefinition d;
+  d.command = "chrf";
+  d.summary = "chrF / chrF++ (SacreBLEU-compatible numbers)";
+  d.names = {"chrF"};
+  d.options = {
+      {.name = "chrf-char-order",
+       .kind = OptionKind::integer,
+       .help = "character n-gram order (-cc)",
+       .default_text = "6",
+       .min = 0,
+       .max = 100,
+       .sacrebleu_alias = "-cc",
+       .signature_key = "nc",
+       .signature_short_key = "n"},
+      {.name = "chrf-word-order",
+       .kind = OptionKind::integer,
+       .help = "word n-gram order (-cw; 2 = chrF++)",
+       .default_text = "0",
+       .min = 0,
+       .max = 100,
+       .sacrebleu_alias = "-cw",
+       .signature_key = "nw"},
+      {.name = "chrf-beta",
+       .kind = OptionKind::integer,
+       .help = "recall weight beta",
+       .default_text = "2",
+       .min = 0,
+       .max = 1000,
+       .signature_key = "beta"},
+      {.name = "chrf-whitespace",
+       .kind = OptionKind::flag,
+       .help = "keep whitespace in character n-grams",
+       .signature_key = "space",
+       .signature_short_key = "s"},
+      {.name = "chrf-eps-smoothing",
+       .kind = OptionKind::flag,
+       .help = "chrF++.py/NLTK epsilon smoothing instead of effective-order averaging",
+       .signature_key = "eff",
+       .signature_short_key = "e",
+       .flag_words = {"no", "yes"}},
+  };
+  for (auto& spec : text_option_specs(text)) {
+    if (spec.name == "lowercase") spec.aliases = {"--chrf-lowercase"};
+    d.options.push_back(std::move(spec));
+  }
+  d.signature_keys = text_signature_keys(text);
+  d.signature_keys.push_back({"metric", "", apply_metric_name});
+  d.signature_keys.push_back({kChrfTokenizedField, "", [](const std::string& value, OptionValues& values) {
+                                if (value != kChrfTokenizedValue) {
+                                  throw usage_error(
+                                      fmt::format("signature: unknown {} value '{}'", kChrfTokenizedField, value));
+                                }
+                                values.set(kTokenizedTextRead, "yes");
+                              }});
+  d.build = build_chrf;
+  return d;
+}
+
+}  // namespace
+
+const MetricDefinition& chrf_definition() {
+  static const MetricDefinition definition = make_chrf_definition();
+  return definition;
 }
 
 }  // namespace evalcli

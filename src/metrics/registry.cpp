@@ -8,6 +8,7 @@
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/metrics/ter.hpp"
@@ -15,12 +16,11 @@
 namespace evalcli {
 namespace {
 
-std::unique_ptr<StatsModel> bleu(const std::string& signature) { return bleu_from_signature(signature, std::nullopt); }
-std::unique_ptr<StatsModel> chrf(const std::string& signature) {
-  return std::make_unique<Chrf>(chrf_options_from_signature(signature, std::nullopt));
-}
-std::unique_ptr<StatsModel> ter(const std::string& signature) {
-  return std::make_unique<Ter>(ter_options_from_signature(signature, std::nullopt));
+// The metrics, one line each, in help order. Adding a metric: its file
+// declares a MetricDefinition (docs/adding-a-metric.md), and one line here.
+std::vector<const MetricDefinition*>& definitions() {
+  static std::vector<const MetricDefinition*> list = {&bleu_definition(), &chrf_definition(), &ter_definition()};
+  return list;
 }
 
 // CIDEr's document frequencies come from all references: statistics of
@@ -31,8 +31,9 @@ std::string cider_shard_problem(const std::string& signature) {
          "count them once over all references (evalcli cider ... --save-df DF) and score every shard with --df DF";
 }
 
+// Metrics not yet declared by a MetricDefinition: rebuilt by their own readers.
 struct Registration {
-  std::string_view name_prefix;  // matches name() values starting with it ("chrF" for chrF2++)
+  std::string_view name_prefix;  // matches name() values starting with it ("ROUGE-1.5.5")
   std::string_view command;      // the evalcli command that scores it
   std::unique_ptr<StatsModel> (*from_signature)(const std::string& signature);
   bool higher_is_better;
@@ -43,11 +44,7 @@ struct Registration {
   bool segments_alone = true;
 };
 
-// One line per metric.
-const Registration kRegistry[] = {
-    {"BLEU", "bleu", bleu, true},
-    {"chrF", "chrf", chrf, true},
-    {"TER", "ter", ter, false},
+const Registration kLegacy[] = {
     {"METEOR", "meteor", meteor_from_signature, true},
     {"ROUGE", "rouge", rouge_from_signature, true},
     {"ROUGE-1.5.5", "rouge", rouge155_from_signature, true},
@@ -55,48 +52,86 @@ const Registration kRegistry[] = {
     {"PPL", "ppl", ppl::ppl_from_signature, false},
 };
 
-const Registration* find(const std::string& name) {
-  const Registration* best = nullptr;
-  for (const auto& entry : kRegistry) {
-    if (name.rfind(entry.name_prefix, 0) == 0 &&
-        (best == nullptr || entry.name_prefix.size() > best->name_prefix.size())) {
-      best = &entry;
+// What a name() found: a definition or a legacy registration (longest prefix wins).
+struct Found {
+  const MetricDefinition* definition = nullptr;
+  const Registration* legacy = nullptr;
+  std::string_view command() const { return definition ? std::string_view(definition->command) : legacy->command; }
+};
+
+Found find(const std::string& name) {
+  Found found;
+  std::size_t best = 0;
+  for (const MetricDefinition* definition : definitions()) {
+    for (const auto& prefix : definition->names) {
+      if (name.rfind(prefix, 0) == 0 && prefix.size() > best) {
+        best = prefix.size();
+        found = {definition, nullptr};
+      }
     }
   }
-  return best;
+  for (const auto& entry : kLegacy) {
+    if (name.rfind(entry.name_prefix, 0) == 0 && entry.name_prefix.size() > best) {
+      best = entry.name_prefix.size();
+      found = {nullptr, &entry};
+    }
+  }
+  return found;
+}
+
+Found find_or_throw(const std::string& name) {
+  const Found found = find(name);
+  if (found.definition == nullptr && found.legacy == nullptr) {
+    throw usage_error(fmt::format("metric '{}' cannot be rebuilt from a signature by this evalcli", name));
+  }
+  return found;
 }
 
 }  // namespace
 
-std::unique_ptr<StatsModel> metric_from_signature(const std::string& name, const std::string& signature) {
-  const Registration* entry = find(name);
-  if (entry == nullptr) {
-    throw usage_error(fmt::format("metric '{}' cannot be rebuilt from a signature by this evalcli", name));
+const std::vector<const MetricDefinition*>& metric_definitions() { return definitions(); }
+
+void register_metric_definition(const MetricDefinition& definition) { definitions().push_back(&definition); }
+
+const MetricDefinition* find_metric_definition_by_command(std::string_view command) {
+  for (const MetricDefinition* definition : definitions()) {
+    if (definition->command == command) return definition;
   }
-  return entry->from_signature(signature);
+  return nullptr;
+}
+
+std::unique_ptr<StatsModel> metric_from_signature(const std::string& name, const std::string& signature) {
+  const Found found = find_or_throw(name);
+  if (found.legacy != nullptr) return found.legacy->from_signature(signature);
+  return found.definition->build(option_values_from_signature(*found.definition, parse_signature(signature)), {});
 }
 
 std::unique_ptr<Metric> segment_scorer_from_signature(const std::string& name, const std::string& signature) {
   std::unique_ptr<StatsModel> model = metric_from_signature(name, signature);
-  const Registration* entry = find(name);
-  if (auto* scorer = dynamic_cast<Metric*>(model.get()); scorer != nullptr && entry->segments_alone) {
+  const Found found = find(name);
+  const bool segments_alone = found.definition ? found.definition->segments_alone : found.legacy->segments_alone;
+  if (auto* scorer = dynamic_cast<Metric*>(model.get()); scorer != nullptr && segments_alone) {
     model.release();
     return std::unique_ptr<Metric>(scorer);
   }
   // Perplexity needs its model, METEOR 1.5 its resources, CIDEr all references at once.
   throw usage_error(fmt::format("{} cannot be re-scored segment by segment from -r/-i; run `evalcli {} ...` on the "
                                 "files (with --stats-out FILE) instead",
-                                name, entry->command));
+                                name, found.command()));
 }
 
 std::string shard_merge_problem(const std::string& name, const std::string& signature) {
-  const Registration* entry = find(name);
-  return entry != nullptr && entry->shard_problem != nullptr ? entry->shard_problem(signature) : "";
+  const Found found = find(name);
+  if (found.definition != nullptr) {
+    return found.definition->shard_problem ? found.definition->shard_problem(signature) : "";
+  }
+  return found.legacy != nullptr && found.legacy->shard_problem != nullptr ? found.legacy->shard_problem(signature) : "";
 }
 
 bool higher_is_better(const std::string& name) {
-  const Registration* entry = find(name);
-  if (entry != nullptr) return entry->higher_is_better;
+  const Found found = find(name);
+  if (found.definition != nullptr) return found.definition->higher_is_better;
+  if (found.legacy != nullptr) return found.legacy->higher_is_better;
   return name.rfind("TER", 0) != 0 && name.rfind("PPL", 0) != 0 && name.rfind("Perplexity", 0) != 0;
 }
 

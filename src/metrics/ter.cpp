@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {
@@ -127,6 +128,105 @@ std::string Ter::signature() const {
 
 nlohmann::json Ter::details(std::span<const Stat> stats) const {
   return {{"num_edits", static_cast<std::int64_t>(stats[0])}, {"ref_length", stats[1]}};
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+// SacreBLEU 1.x: tok.tercom-nonorm-punct-noasian-uncased
+void apply_legacy_tok(const std::string& value, OptionValues& values) {
+  std::size_t start = value.find('-') + 1;
+  for (std::size_t dash = 0; dash != std::string::npos; start = dash + 1) {
+    dash = value.find('-', start);
+    const std::string part = value.substr(start, dash == std::string::npos ? dash : dash - start);
+    if (part == "norm" || part == "nonorm") {
+      values.set_flag("ter-normalized", part == "norm");
+    } else if (part == "punct" || part == "nopunct") {
+      values.set_flag("ter-no-punct", part == "nopunct");
+    } else if (part == "asian" || part == "noasian") {
+      values.set_flag("ter-asian-support", part == "asian");
+    } else if (part == "cased" || part == "uncased") {
+      values.set_flag("ter-case-sensitive", part == "cased");
+    } else {
+      throw usage_error(fmt::format("signature: unknown TER tokenizer part '{}' in '{}'", part, value));
+    }
+  }
+}
+
+// tok: tercom (SacreBLEU 2.x), tercom-v1 (evalcli), tercom-... (1.x), or an evalcli tokenizer id.
+void apply_tok_field(const std::string& value, OptionValues& values) {
+  if (value == "tercom" || value == "tercom-v1") return;  // the tercom options come in their own fields
+  if (value.rfind("tercom-", 0) == 0) return apply_legacy_tok(value, values);
+  const std::string name = value.substr(0, value.rfind("-v"));
+  if (make_tokenizer(name)->id() != value) {
+    throw usage_error(fmt::format("signature names tokenizer '{}', which this evalcli cannot reproduce", value));
+  }
+  values.set("tokenize", name);
+}
+
+std::unique_ptr<StatsModel> build_ter(const OptionValues& values, const BuildContext&) {
+  TerOptions ter;
+  ter.tercom.case_sensitive = values.flag("ter-case-sensitive");
+  ter.tercom.normalized = values.flag("ter-normalized");
+  ter.tercom.no_punct = values.flag("ter-no-punct");
+  ter.tercom.asian_support = values.flag("ter-asian-support");
+  ter.tokenizer = values.text("tokenize");
+  ter.normalizers = values.list("normalize");
+  return std::make_unique<Ter>(ter);
+}
+
+MetricDefinition make_ter_definition() {
+  const TextOptionSpecs text{.tokenize_help = "use this tokenizer instead of Tercom's (evalcli extension)",
+                             .lowercase = false,
+                             .norm_key = "prenorm",
+                             .tok_key = false,
+                             .jieba = false};
+  MetricDefinition d;
+  d.command = "ter";
+  d.summary = "TER (SacreBLEU-compatible numbers)";
+  d.names = {"TER"};
+  d.higher_is_better = false;
+  d.options = {
+      {.name = "ter-case-sensitive",
+       .kind = OptionKind::flag,
+       .help = "do not lowercase (TER lowercases by default)",
+       .signature_key = "case",
+       .signature_short_key = "c",
+       .flag_words = {"mixed", "lc"}},
+      {.name = "ter-normalized",
+       .kind = OptionKind::flag,
+       .help = "Tercom normalisation (punctuation tokenization, entities)",
+       .signature_key = "norm",
+       .signature_short_key = "nr"},
+      {.name = "ter-no-punct",
+       .kind = OptionKind::flag,
+       .help = "remove punctuation",
+       .signature_key = "punct",
+       .signature_short_key = "pn",
+       .flag_words = {"no", "yes"}},
+      {.name = "ter-asian-support",
+       .kind = OptionKind::flag,
+       .help = "Asian-language tokenization (CJK characters split, as SacreBLEU's --ter-asian-support)",
+       .signature_key = "asian",
+       .signature_short_key = "as"},
+  };
+  const auto shared = text_option_specs(text);
+  d.options.insert(d.options.end(), shared.begin(), shared.end());
+  d.signature_keys = text_signature_keys(text);
+  d.signature_keys.push_back({"tok", "t", apply_tok_field});
+  d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
+                                if (value != "TER") throw usage_error(fmt::format("signature is for {}, not TER", value));
+                              }});
+  d.build = build_ter;
+  return d;
+}
+
+}  // namespace
+
+const MetricDefinition& ter_definition() {
+  static const MetricDefinition definition = make_ter_definition();
+  return definition;
 }
 
 }  // namespace evalcli

@@ -18,13 +18,12 @@ struct Streams {
 // Never throws: errors are printed to `io.err`; returns the exit code.
 int run(const std::vector<std::string>& args, Streams io);
 
-// Each subcommand lives in its own file (src/cli/cmd_<name>.cpp) and adds
-// itself to the app; its callback throws evalcli::Error on failure.
-void add_bleu_command(CLI::App& app, Streams& io);
+// The metrics of the registry get their subcommand from their definition
+// (metric_command.hpp); the other subcommands live in their own files
+// (src/cli/cmd_<name>.cpp) and add themselves to the app; callbacks throw
+// evalcli::Error on failure.
 void add_sacrebleu_command(CLI::App& app, Streams& io);
 void add_tokenize_command(CLI::App& app, Streams& io);
-void add_chrf_command(CLI::App& app, Streams& io);
-void add_ter_command(CLI::App& app, Streams& io);
 void add_rouge_command(CLI::App& app, Streams& io);
 void add_meteor_command(CLI::App& app, Streams& io);
 void add_cider_command(CLI::App& app, Streams& io);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/text/pipeline.hpp"
 
@@ -57,12 +58,7 @@ class Bleu : public Metric {
   std::unique_ptr<TextPipeline> pipeline_;
 };
 
-// Configures BLEU from a SacreBLEU 1.x/2.x or evalcli signature (src/metrics/bleu_signature.cpp).
-// `given_refs`: the number of references supplied, checked against nrefs (nullopt: not checked).
-// `tokenizer_options` supplies what a signature cannot carry (a --jieba-dict path);
-// `sentence_level` turns on effective order as SacreBLEU does for sentence scores.
-std::unique_ptr<Bleu> bleu_from_signature(const std::string& text, std::optional<std::size_t> given_refs,
-                                          const TokenizerOptions& tokenizer_options = {},
-                                          bool sentence_level = false);
+// BLEU declared once: options, signature fields, build (evalcli/metrics/definition.hpp).
+const MetricDefinition& bleu_definition();
 
 }  // namespace evalcli

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/text/pipeline.hpp"
 
@@ -40,10 +41,8 @@ std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace);
 // trailing ASCII punctuation character split off words longer than one character.
 std::vector<std::u32string_view> chrf_words(std::u32string_view line);
 
-// Configures chrF from a SacreBLEU 1.x/2.x or evalcli signature; `given_refs`
-// (when known) must agree with its nrefs. Usage errors name the field.
-ChrfOptions chrf_options_from_signature(const std::string& signature, std::optional<std::size_t> given_refs,
-                                        const TokenizerOptions& tokenizer_options = {});
+// chrF declared once: options, signature fields, build (evalcli/metrics/definition.hpp).
+const MetricDefinition& chrf_definition();
 
 class Chrf : public Metric {
  public:
@@ -58,6 +57,7 @@ class Chrf : public Metric {
   double score_float32(std::span<const float> stats) const override;
   std::string signature() const override;
   std::vector<SacrebleuField> sacrebleu_fields() const override;
+  const TextPipeline& pipeline() const { return *pipeline_; }
 
   const ChrfOptions& options() const { return options_; }
   std::size_t num_orders() const { return static_cast<std::size_t>(options_.char_order + options_.word_order); }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/text/pipeline.hpp"
 #include "evalcli/tokenize/tercom.hpp"
@@ -30,9 +31,8 @@ std::int64_t ter_edits(std::span<const std::uint32_t> hyp, std::span<const std::
 void ter_perform_shift(std::span<const std::uint32_t> words, std::size_t start, std::size_t length,
                        std::size_t target, std::vector<std::uint32_t>& out);
 
-// Configures TER from a SacreBLEU 1.x/2.x or evalcli signature; `given_refs`
-// (when known) must agree with its nrefs. Usage errors name the field.
-TerOptions ter_options_from_signature(const std::string& signature, std::optional<std::size_t> given_refs);
+// TER declared once: options, signature fields, build (evalcli/metrics/definition.hpp).
+const MetricDefinition& ter_definition();
 
 class Ter : public Metric {
  public:

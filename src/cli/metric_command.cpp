@@ -1,0 +1,120 @@
+#include "evalcli/cli/metric_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "evalcli/core/error.hpp"
+
+namespace evalcli::cli {
+namespace {
+
+std::string flag_names(const OptionSpec& spec) {
+  std::string names = spec.short_flag.empty() ? "" : spec.short_flag + ",";
+  names += "--" + spec.name;
+  for (const auto& alias : spec.aliases) names += "," + alias;
+  return names;
+}
+
+std::string help_text(const OptionSpec& spec) {
+  std::string help = spec.help;
+  if (!spec.sacrebleu_alias.empty() && help.find(spec.sacrebleu_alias) == std::string::npos) {
+    help += " (" + spec.sacrebleu_alias + ")";
+  }
+  if (!spec.default_text.empty()) help += "; default " + spec.default_text;
+  if (std::isfinite(spec.min) && std::isfinite(spec.max)) help += fmt::format("; {}..{}", spec.min, spec.max);
+  if (!spec.choices.empty()) help += fmt::format(" ({})", fmt::join(spec.choices, ", "));
+  return help;
+}
+
+std::string type_name(const OptionSpec& spec) {
+  switch (spec.kind) {
+    case OptionKind::integer: return "INT";
+    case OptionKind::real: return "FLOAT";
+    case OptionKind::list: return "TEXT";
+    default: return "TEXT";
+  }
+}
+
+}  // namespace
+
+void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, OptionValues& values) {
+  for (const auto& spec : specs) {
+    const std::string flags = flag_names(spec);
+    const std::string where = "--" + spec.name;
+    switch (spec.kind) {
+      case OptionKind::flag:
+        cmd->add_flag_callback(flags, [&values, name = spec.name] { values.set_flag(name, true); }, help_text(spec));
+        break;
+      case OptionKind::list:
+        cmd->add_option_function<std::vector<std::string>>(
+            flags,
+            [&values, spec, where](const std::vector<std::string>& given) {
+              for (const auto& value : given) check_option_value(spec, value, where);
+              values.set_list(spec.name, given);
+            },
+            help_text(spec))
+            ->type_name(type_name(spec));
+        break;
+      default:
+        cmd->add_option_function<std::string>(
+            flags,
+            [&values, spec, where](const std::string& value) {
+              check_option_value(spec, value, where);
+              values.set(spec.name, value);
+            },
+            help_text(spec))
+            ->type_name(type_name(spec));
+    }
+  }
+}
+
+void refuse_metric_options(const CLI::App& cmd, const std::vector<OptionSpec>& specs) {
+  for (const auto& spec : specs) {
+    if (spec.role == OptionRole::metric && cmd.count("--" + spec.name) > 0) {
+      throw usage_error(fmt::format("--signature and --{} cannot be combined: the signature sets it", spec.name));
+    }
+  }
+}
+
+void apply_run_signature(MetricRun& run, const std::string& signature) {
+  if (signature.empty()) return;
+  refuse_metric_options(*run.cmd, run.definition.options);
+  run.given = read_run_signature(signature, count_refs(run.input), run.output, *run.cmd);
+  OptionValues read = option_values_from_signature(run.definition, run.given->metric_fields);
+  read.merge_role(run.values, run.definition.options, OptionRole::resource);
+  run.values = std::move(read);
+}
+
+void run_segment_metric(MetricRun& run, Streams& io) {
+  const auto model = run.definition.build(run.values, BuildContext{run.output.sentence_level});
+  // Sentence-level runs may change options as the reference tool does
+  // (SacreBLEU's effective order for sentence BLEU): their signature differs by design.
+  if (run.given && !run.output.sentence_level) check_rebuilt_signature(*run.given, *model);
+  const auto* metric = dynamic_cast<const Metric*>(model.get());
+  if (metric == nullptr) throw Error(ExitCode::internal, run.definition.command + " has no segment scorer");
+  run_metric_command(*metric, run.input, run.output, io);
+}
+
+void add_metric_command(CLI::App& app, const MetricDefinition& definition, Streams& io,
+                        std::function<void(MetricRun&, Streams&)> run, bool statistics) {
+  struct State {
+    OptionValues values;
+    InputOptions input;
+    OutputOptions output;
+    std::string signature;
+  };
+  auto state = std::make_shared<State>();
+  auto* cmd = app.add_subcommand(definition.command, definition.summary);
+  add_input_options(cmd, state->input);
+  add_output_options(cmd, state->output, statistics);
+  add_option_specs(cmd, definition.options, state->values);
+  add_signature_option(cmd, state->signature);
+  cmd->callback([state, cmd, &definition, &io, run] {
+    MetricRun metric_run{definition, state->values, std::nullopt, state->input, state->output, cmd};
+    apply_run_signature(metric_run, state->signature);
+    run(metric_run, io);
+  });
+}
+
+}  // namespace evalcli::cli

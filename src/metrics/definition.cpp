@@ -1,0 +1,194 @@
+#include "evalcli/metrics/definition.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <algorithm>
+#include <set>
+
+#include "evalcli/core/error.hpp"
+
+namespace evalcli {
+namespace {
+
+const std::string& first_or_empty(const std::vector<std::string>& values) {
+  static const std::string empty;
+  return values.empty() ? empty : values.front();
+}
+
+// A whole number or a finite decimal, in range; else a usage error naming `where`.
+double checked_number(const OptionSpec& spec, const std::string& value, const std::string& where) {
+  double number = 0;
+  const char* end = value.data() + value.size();
+  bool whole = false;
+  if (spec.kind == OptionKind::integer) {
+    long long integer = 0;
+    const auto [stop, ec] = std::from_chars(value.data(), end, integer);
+    whole = !value.empty() && ec == std::errc() && stop == end;
+    number = static_cast<double>(integer);
+  } else {
+    const auto [stop, ec] = std::from_chars(value.data(), end, number);
+    whole = !value.empty() && ec == std::errc() && stop == end && std::isfinite(number);
+  }
+  if (!whole) {
+    throw usage_error(fmt::format("{}: '{}' is not {}", where, value,
+                                  spec.kind == OptionKind::integer ? "a whole number" : "a finite number"));
+  }
+  if (number < spec.min || number > spec.max) {
+    const auto bound = [](double b) { return std::isinf(b) ? std::string(b < 0 ? "-inf" : "inf") : fmt::format("{}", b); };
+    throw usage_error(fmt::format("{}: {} is outside {}..{}", where, value, bound(spec.min), bound(spec.max)));
+  }
+  return number;
+}
+
+// The long key of `key`: the metric's own short keys first (TER's t = tok),
+// then SacreBLEU's short keys of the fields every metric has.
+std::string canonical_key(const MetricDefinition& definition, const std::string& key) {
+  for (const auto& spec : definition.options) {
+    if (!spec.signature_key.empty() && key == spec.signature_short_key) return spec.signature_key;
+  }
+  for (const auto& entry : definition.signature_keys) {
+    if (!entry.short_key.empty() && key == entry.short_key) return entry.key;
+  }
+  static const std::map<std::string, std::string, std::less<>> kRunKeys = {
+      {"#", "nrefs"}, {"v", "version"}, {"t", "test"}, {"l", "lang"}, {"o", "origlang"}, {"S", "subset"}, {"rs", "seed"}};
+  const auto found = kRunKeys.find(key);
+  return found == kRunKeys.end() ? key : found->second;
+}
+
+bool is_metric_key(const MetricDefinition& definition, const std::string& key) {
+  return std::any_of(definition.options.begin(), definition.options.end(),
+                     [&](const OptionSpec& s) { return !s.signature_key.empty() && s.signature_key == key; }) ||
+         std::any_of(definition.signature_keys.begin(), definition.signature_keys.end(),
+                     [&](const SignatureKey& k) { return k.key == key; });
+}
+
+// Sets the option a one-to-one field stands for.
+void apply_option_field(const OptionSpec& spec, const SignatureField& field, OptionValues& values) {
+  const std::string where = fmt::format("signature field '{}:{}'", field.key, field.value);
+  if (spec.kind == OptionKind::flag) {
+    const bool yes_no = spec.flag_words[0] == "yes" || spec.flag_words[0] == "no";
+    // SacreBLEU 1.x writes yes/no fields as true/false.
+    const bool on = field.value == spec.flag_words[0] || (yes_no && field.value == (spec.flag_words[0] == "yes" ? "true" : "false"));
+    const bool off = field.value == spec.flag_words[1] || (yes_no && field.value == (spec.flag_words[1] == "yes" ? "true" : "false"));
+    if (!on && !off) {
+      throw usage_error(fmt::format("signature: unknown {} '{}' (known: {}, {})", field.key, field.value,
+                                    spec.flag_words[0], spec.flag_words[1]));
+    }
+    values.set_flag(spec.name, on);
+    return;
+  }
+  check_option_value(spec, field.value, where);
+  values.set(spec.name, field.value);
+}
+
+}  // namespace
+
+bool OptionValues::has(std::string_view name) const { return values_.find(name) != values_.end(); }
+
+std::string OptionValues::text(std::string_view name, std::string_view fallback) const {
+  const auto found = values_.find(name);
+  return found == values_.end() ? std::string(fallback) : first_or_empty(found->second);
+}
+
+int OptionValues::integer(std::string_view name, int fallback) const {
+  const auto found = values_.find(name);
+  if (found == values_.end()) return fallback;
+  int number = 0;
+  const std::string& value = first_or_empty(found->second);
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (ec != std::errc() || end != value.data() + value.size()) {
+    throw usage_error(fmt::format("--{}: '{}' is not a whole number in range", name, value));
+  }
+  return number;
+}
+
+double OptionValues::real(std::string_view name, double fallback) const { return optional_real(name).value_or(fallback); }
+
+std::optional<double> OptionValues::optional_real(std::string_view name) const {
+  const auto found = values_.find(name);
+  if (found == values_.end()) return std::nullopt;
+  double number = 0;
+  const std::string& value = first_or_empty(found->second);
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number)) {
+    throw usage_error(fmt::format("--{}: '{}' is not a finite number", name, value));
+  }
+  return number;
+}
+
+bool OptionValues::flag(std::string_view name) const { return text(name) == "true"; }
+
+std::vector<std::string> OptionValues::list(std::string_view name) const {
+  const auto found = values_.find(name);
+  return found == values_.end() ? std::vector<std::string>{} : found->second;
+}
+
+void OptionValues::set(const std::string& name, std::string value) { values_[name] = {std::move(value)}; }
+void OptionValues::set_flag(const std::string& name, bool on) { set(name, on ? "true" : "false"); }
+void OptionValues::set_list(const std::string& name, std::vector<std::string> values) { values_[name] = std::move(values); }
+
+void OptionValues::merge_role(const OptionValues& other, const std::vector<OptionSpec>& specs, OptionRole role) {
+  if (other.from_signature_) from_signature_ = true;
+  for (const auto& spec : specs) {
+    if (spec.role != role) continue;
+    if (const auto found = other.values_.find(spec.name); found != other.values_.end()) values_[spec.name] = found->second;
+  }
+}
+
+const OptionSpec* MetricDefinition::find_option(std::string_view name) const {
+  for (const auto& spec : options) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+void check_option_value(const OptionSpec& spec, const std::string& value, const std::string& where) {
+  if (spec.kind == OptionKind::integer || spec.kind == OptionKind::real) {
+    checked_number(spec, value, where);
+  } else if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end()) {
+    throw usage_error(fmt::format("{}: unknown value '{}' (known: {})", where, value, fmt::join(spec.choices, ", ")));
+  }
+}
+
+bool informational_signature_key(std::string_view key) {
+  for (const char* info : {"version", "test", "lang", "origlang", "subset"}) {
+    if (key == info) return true;
+  }
+  return false;
+}
+
+OptionValues option_values_from_signature(const MetricDefinition& definition,
+                                          const std::vector<SignatureField>& fields) {
+  OptionValues values;
+  values.mark_from_signature();
+  std::set<std::string> seen;
+  for (const auto& field : fields) {
+    const std::string key = canonical_key(definition, field.key);
+    if (!seen.insert(key).second) {
+      throw usage_error(fmt::format("signature gives '{}' twice (last: '{}:{}')", key, field.key, field.value));
+    }
+    if (!is_metric_key(definition, key) &&
+        (key == "nrefs" || key == "bs" || key == "ar" || key == "seed" || informational_signature_key(key))) {
+      continue;  // the run's own fields, read by the front end
+    }
+    const auto spec = std::find_if(definition.options.begin(), definition.options.end(), [&](const OptionSpec& s) {
+      return !s.signature_key.empty() && s.signature_key == key;
+    });
+    if (spec != definition.options.end()) {
+      apply_option_field(*spec, field, values);
+      continue;
+    }
+    const auto entry = std::find_if(definition.signature_keys.begin(), definition.signature_keys.end(),
+                                    [&](const SignatureKey& k) { return k.key == key; });
+    if (entry == definition.signature_keys.end()) {
+      throw usage_error(fmt::format("signature field '{}:{}' is not a {} option evalcli knows", field.key, field.value,
+                                    definition.names.front()));
+    }
+    entry->apply(field.value, values);
+  }
+  return values;
+}
+
+}  // namespace evalcli

@@ -1,0 +1,103 @@
+#include "evalcli/metrics/text_options.hpp"
+
+#include <fmt/format.h>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/text/normalizer.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
+
+namespace evalcli {
+namespace {
+
+constexpr const char* kTokenizerFields = "signature-tokenizer-fields";  // "dict:..." from a signature
+
+void add_tokenizer_field(const std::string& key, const std::string& value, OptionValues& values) {
+  auto fields = values.list(kTokenizerFields);
+  fields.push_back(key + ":" + value);
+  values.set_list(kTokenizerFields, std::move(fields));
+}
+
+}  // namespace
+
+std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs) {
+  std::vector<OptionSpec> options = {
+      {.name = "tokenize", .help = specs.tokenize_help, .sacrebleu_alias = "-tok"},
+      {.name = "normalize", .kind = OptionKind::list, .help = "normalizers applied before tokenizing, in order"},
+  };
+  if (specs.lowercase) {
+    options.push_back({.name = "lowercase",
+                       .kind = OptionKind::flag,
+                       .help = "lowercase before tokenizing (-lc)",
+                       .sacrebleu_alias = "-lc",
+                       .signature_key = specs.case_key,
+                       .signature_short_key = specs.case_key.empty() ? "" : "c",
+                       .flag_words = {"lc", "mixed"}});
+  }
+  if (!specs.jieba) return options;
+  options.push_back({.name = "jieba-hmm",
+                     .help = "zh-jieba: HMM for unknown words, as jieba.cut(HMM=...) (default on)",
+                     .choices = {"on", "off"}});
+  options.push_back({.name = "jieba-dict",
+                     .help = "zh-jieba: dictionary replacing python3-jieba's dict.txt (same format)",
+                     .role = OptionRole::resource});
+  return options;
+}
+
+std::vector<SignatureKey> text_signature_keys(const TextOptionSpecs& specs) {
+  std::vector<SignatureKey> keys = {
+      {specs.norm_key, "", [](const std::string& value, OptionValues& values) {
+         values.set_list("normalize", normalizer_names_from_chain(value));
+       }}};
+  if (specs.tok_key) {
+    keys.push_back({"tok", "", [](const std::string& value, OptionValues& values) {
+                      // The version must be one this build reproduces; SacreBLEU's names map to theirs.
+                      values.set("tokenize", tokenizer_from_signature(value, tokenizer_options(values))->name());
+                    }});
+    for (const char* key : {"dict", "icu"}) {
+      keys.push_back({key, "", [key](const std::string& value, OptionValues& values) {
+                        add_tokenizer_field(key, value, values);
+                      }});
+    }
+  }
+  return keys;
+}
+
+TokenizerOptions tokenizer_options(const OptionValues& values) {
+  TokenizerOptions options;
+  options.jieba_hmm = values.text("jieba-hmm", "on") == "on";
+  options.jieba_dict = values.text("jieba-dict");
+  return options;
+}
+
+PipelineOptions pipeline_options(const OptionValues& values, const std::string& default_tokenizer) {
+  PipelineOptions options;
+  options.normalizers = values.list("normalize");
+  options.lowercase = values.flag("lowercase");
+  options.tokenizer = values.text("tokenize", default_tokenizer);
+  options.tokenizer_options = tokenizer_options(values);
+  return options;
+}
+
+bool has_signature_tokenizer_fields(const OptionValues& values) { return values.has(kTokenizerFields); }
+
+void check_signature_tokenizer_fields(const OptionValues& values, const Tokenizer& tokenizer) {
+  if (!values.from_signature()) return;  // command-line runs print what they use
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const auto& field : values.list(kTokenizerFields)) {
+    const auto colon = field.find(':');
+    fields.emplace_back(field.substr(0, colon), field.substr(colon + 1));
+  }
+  check_tokenizer_fields(tokenizer, fields);
+}
+
+std::vector<std::string> normalizer_names_from_chain(const std::string& chain) {
+  std::vector<std::string> names;
+  if (chain == "none" || chain.empty()) return names;
+  for (std::size_t start = 0, plus = 0; plus != std::string::npos; start = plus + 1) {
+    plus = chain.find('+', start);
+    names.push_back(normalizer_from_id(chain.substr(start, plus == std::string::npos ? plus : plus - start))->name());
+  }
+  return names;
+}
+
+}  // namespace evalcli
