@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "evalcli/cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
 #include "evalcli/cli/metric_command.hpp"
@@ -109,6 +110,7 @@ int run(const std::vector<std::string>& raw_args, Streams io) {
   app.require_subcommand(1);
   app.fallthrough(false);
   add_subcommands(app, io, raw_args.empty() ? std::string_view{} : std::string_view{raw_args.front()});
+  refuse_bad_numbers(app);
 
   std::vector<std::string> args = expand_single_dash_aliases(raw_args);
   std::reverse(args.begin(), args.end());  // CLI11 takes arguments in reverse order

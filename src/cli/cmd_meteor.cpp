@@ -9,6 +9,7 @@
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/metrics/meteor.hpp"
 #include "evalcli/metrics/meteor15.hpp"
 
@@ -117,13 +118,7 @@ std::unique_ptr<Metric> make_meteor15_metric(const MeteorCommandOptions& o, CLI:
   }
   if (!o.weights.empty()) {
     std::vector<double> weights;
-    for (const auto& w : split_words(o.weights)) {
-      try {
-        weights.push_back(std::stod(w));
-      } catch (const std::exception&) {
-        throw usage_error(fmt::format("--weights: '{}' is not a number", w));
-      }
-    }
+    for (const auto& w : split_words(o.weights)) weights.push_back(double_in_range("--weights", w));
     options.weights = weights;
   }
   options.beam_size = o.beam;

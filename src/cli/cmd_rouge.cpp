@@ -15,6 +15,7 @@
 #include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/read_file.hpp"
@@ -334,7 +335,7 @@ void run_rouge_signature(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
              "--resamples"});
   RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
   // rouge-score's aggregator seed (numpy.random.seed) is the signature's seed: too.
-  if (o.output.seed && *o.output.seed != "none") o.seed = static_cast<unsigned>(signature_int("seed", *o.output.seed));
+  if (o.output.seed && *o.output.seed != "none") o.seed = integer_in_range<unsigned>("signature field 'seed'", *o.output.seed);
   const auto boot = given.take("boot");
   const auto confidence = given.take("ci");
   if (boot) o.bootstrap = signature_int("boot", *boot);
@@ -587,9 +588,10 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
       } else {
         const char* names[3] = {"R", "P", "F"};
         for (int c = 0; c < 3; ++c) {
-          entry[names[c]] = {{"avg", std::stod(average.avg[c])},
-                             {"ci_low", std::stod(average.low[c])},
-                             {"ci_high", std::stod(average.high[c])}};
+          // The printed "%7.5f" text read back; strtod: no exception whatever the text.
+          entry[names[c]] = {{"avg", std::strtod(average.avg[c].c_str(), nullptr)},
+                             {"ci_low", std::strtod(average.low[c].c_str(), nullptr)},
+                             {"ci_high", std::strtod(average.high[c].c_str(), nullptr)}};
         }
         if (options.counting == 0) {
           nlohmann::ordered_json plain = nlohmann::ordered_json::object();

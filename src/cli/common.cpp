@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/cli/progress.hpp"
 #include "evalcli/io/atomic_file.hpp"
@@ -88,6 +90,41 @@ void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options) {
       ->check(CLI::IsMember({"on", "off"}));
   cmd->add_option("--jieba-dict", options.jieba_dict,
                   "zh-jieba: dictionary replacing python3-jieba's dict.txt (same format)");
+}
+
+namespace {
+
+// Why `text` cannot be the value of an option of CLI11 type `type` (INT, UINT,
+// FLOAT), or "" when it can. Every int-like option of evalcli is an int or an
+// unsigned, so these ranges are the ones CLI11 would otherwise refuse silently.
+std::string numeric_option_problem(std::string_view type, const std::string& text) {
+  if (type == "FLOAT") {
+    double value = 0;
+    if (parse_finite_double(text, value) == NumberProblem::ok) return {};
+    return fmt::format("'{}' is not a finite number", text);
+  }
+  const auto integer_problem = [&text](auto value) -> std::string {
+    using T = decltype(value);
+    if (parse_integer(text, value) == NumberProblem::ok) return {};
+    return fmt::format("'{}' is not a whole number from {} to {}", text, std::numeric_limits<T>::min(),
+                       std::numeric_limits<T>::max());
+  };
+  if (type == "INT") return integer_problem(0);
+  if (type == "UINT") return integer_problem(0U);
+  return {};
+}
+
+}  // namespace
+
+void refuse_bad_numbers(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    const std::string full_type = option->get_type_name();  // "INT:POSITIVE": the type, then validators
+    const std::string type = full_type.substr(0, full_type.find(':'));
+    if (type != "INT" && type != "UINT" && type != "FLOAT") continue;
+    // No description: --help shows the option's type as before.
+    option->check(CLI::Validator([type](std::string& text) { return numeric_option_problem(type, text); }, ""));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_bad_numbers(*sub);
 }
 
 std::string metric_signature(const StatsModel& metric, std::size_t nrefs) {

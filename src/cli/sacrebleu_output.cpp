@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -49,8 +51,10 @@ std::string score_json(const Metric& metric, std::span<const Stat> stats, const 
   out += fmt::format(" \"score\": {},\n", python_float_repr(python_round(metric.score(stats), width)));
   out += fmt::format(" \"signature\": {}", python_json_quote(signature, false));
   if (confidence) {
-    out += fmt::format(",\n \"confidence_mean\": {}", python_float_repr(std::stod(confidence->mean_text)));
-    out += fmt::format(",\n \"confidence_var\": {}", python_float_repr(std::stod(confidence->ci_text)));
+    // SacreBLEU's float() of the printed text; strtod: no exception whatever the text.
+    out += fmt::format(",\n \"confidence_mean\": {}",
+                       python_float_repr(std::strtod(confidence->mean_text.c_str(), nullptr)));
+    out += fmt::format(",\n \"confidence_var\": {}", python_float_repr(std::strtod(confidence->ci_text.c_str(), nullptr)));
     out += fmt::format(",\n \"confidence\": {}",
                        python_json_quote(fmt::format("μ = {} ± {}", confidence->mean_text, confidence->ci_text), false));
   }

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cmath>
+#include <limits>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/core/version.hpp"
 
 namespace evalcli {
@@ -70,18 +70,20 @@ std::vector<SignatureField> parse_signature(std::string_view text) {
 
 int signature_int(std::string_view key, std::string_view value) {
   int number = 0;
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
-    throw usage_error(fmt::format("signature field '{}:{}' is not a whole number", key, value));
+  switch (parse_integer(value, number)) {
+    case NumberProblem::ok: return number;
+    case NumberProblem::out_of_range:
+      throw usage_error(fmt::format("signature field '{}:{}' is out of range ({} to {})", key, value,
+                                    std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    case NumberProblem::malformed: break;
   }
-  return number;
+  throw usage_error(fmt::format("signature field '{}:{}' is not a whole number", key, value));
 }
 
 double signature_double(std::string_view key, std::string_view value) {
   double number = 0;
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (value.empty() || ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number)) {
-    throw usage_error(fmt::format("signature field '{}:{}' is not a number", key, value));
+  if (parse_finite_double(value, number) != NumberProblem::ok) {
+    throw usage_error(fmt::format("signature field '{}:{}' is not a finite number", key, value));
   }
   return number;
 }

@@ -7,8 +7,10 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -53,9 +55,9 @@ std::size_t max_line_bytes() {
     constexpr std::size_t kDefault = std::size_t{16} << 20;
     const char* value = std::getenv("EVALCLI_MAX_LINE_BYTES");
     if (value == nullptr) return kDefault;
-    char* end = nullptr;
-    const unsigned long long parsed = std::strtoull(value, &end, 10);
-    return end != value && *end == '\0' && parsed > 0 ? static_cast<std::size_t>(parsed) : kDefault;
+    // A bad value is a usage error (thrown again at every call: the static stays unset).
+    return static_cast<std::size_t>(
+        integer_in_range("EVALCLI_MAX_LINE_BYTES", value, 1, std::numeric_limits<long long>::max()));
   }();
   return limit;
 }

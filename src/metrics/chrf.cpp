@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/pair_interner.hpp"
 #include "evalcli/text/string_interner.hpp"
@@ -469,13 +470,9 @@ void apply_metric_name(const std::string& name, OptionValues& values) {
   if (plus.find_first_not_of('+') != std::string::npos) {
     throw usage_error(fmt::format("signature: unknown metric name '{}'", name));
   }
-  if (digits > 0) {
-    const std::string beta = name.substr(4, digits);
-    if (digits > 4 || std::stoi(beta) > 1000) {  // at most 4 digits: stoi cannot overflow
-      throw usage_error(fmt::format("signature: the beta {} of '{}' is outside 0..1000", beta, name));
-    }
-    values.set("chrf-beta", beta);
-  }
+  // The name's numbers are checked as --chrf-beta and --chrf-word-order are.
+  if (digits > 0) values.set("chrf-beta", std::to_string(integer_in_range("signature: chrF beta", name.substr(4, digits), 0, 1000)));
+  if (plus.size() > 100) throw usage_error(fmt::format("signature: the word order of '{}' is outside 0..100", name));
   if (!plus.empty()) values.set("chrf-word-order", std::to_string(plus.size()));
 }
 

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 #include <algorithm>
 #include <set>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 
 namespace evalcli {
 namespace {
@@ -18,28 +18,15 @@ const std::string& first_or_empty(const std::vector<std::string>& values) {
 }
 
 // A whole number or a finite decimal, in range; else a usage error naming `where`.
-double checked_number(const OptionSpec& spec, const std::string& value, const std::string& where) {
-  double number = 0;
-  const char* end = value.data() + value.size();
-  bool whole = false;
+void check_number(const OptionSpec& spec, const std::string& value, const std::string& where) {
   if (spec.kind == OptionKind::integer) {
-    long long integer = 0;
-    const auto [stop, ec] = std::from_chars(value.data(), end, integer);
-    whole = !value.empty() && ec == std::errc() && stop == end;
-    number = static_cast<double>(integer);
+    const auto bound = [](double b, long long fallback) { return std::isfinite(b) ? static_cast<long long>(b) : fallback; };
+    integer_in_range(where, value, bound(spec.min, std::numeric_limits<int>::min()),
+                     bound(spec.max, std::numeric_limits<int>::max()));
   } else {
-    const auto [stop, ec] = std::from_chars(value.data(), end, number);
-    whole = !value.empty() && ec == std::errc() && stop == end && std::isfinite(number);
+    double_in_range(where, value, std::isfinite(spec.min) ? spec.min : std::numeric_limits<double>::lowest(),
+                    std::isfinite(spec.max) ? spec.max : std::numeric_limits<double>::max());
   }
-  if (!whole) {
-    throw usage_error(fmt::format("{}: '{}' is not {}", where, value,
-                                  spec.kind == OptionKind::integer ? "a whole number" : "a finite number"));
-  }
-  if (number < spec.min || number > spec.max) {
-    const auto bound = [](double b) { return std::isinf(b) ? std::string(b < 0 ? "-inf" : "inf") : fmt::format("{}", b); };
-    throw usage_error(fmt::format("{}: {} is outside {}..{}", where, value, bound(spec.min), bound(spec.max)));
-  }
-  return number;
 }
 
 // The long key of `key`: the metric's own short keys first (TER's t = tok),
@@ -95,13 +82,7 @@ std::string OptionValues::text(std::string_view name, std::string_view fallback)
 int OptionValues::integer(std::string_view name, int fallback) const {
   const auto found = values_.find(name);
   if (found == values_.end()) return fallback;
-  int number = 0;
-  const std::string& value = first_or_empty(found->second);
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (ec != std::errc() || end != value.data() + value.size()) {
-    throw usage_error(fmt::format("--{}: '{}' is not a whole number in range", name, value));
-  }
-  return number;
+  return integer_in_range<int>(fmt::format("--{}", name), first_or_empty(found->second));
 }
 
 double OptionValues::real(std::string_view name, double fallback) const { return optional_real(name).value_or(fallback); }
@@ -109,13 +90,7 @@ double OptionValues::real(std::string_view name, double fallback) const { return
 std::optional<double> OptionValues::optional_real(std::string_view name) const {
   const auto found = values_.find(name);
   if (found == values_.end()) return std::nullopt;
-  double number = 0;
-  const std::string& value = first_or_empty(found->second);
-  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(number)) {
-    throw usage_error(fmt::format("--{}: '{}' is not a finite number", name, value));
-  }
-  return number;
+  return double_in_range(fmt::format("--{}", name), first_or_empty(found->second));
 }
 
 bool OptionValues::flag(std::string_view name) const { return text(name) == "true"; }
@@ -146,7 +121,7 @@ const OptionSpec* MetricDefinition::find_option(std::string_view name) const {
 
 void check_option_value(const OptionSpec& spec, const std::string& value, const std::string& where) {
   if (spec.kind == OptionKind::integer || spec.kind == OptionKind::real) {
-    checked_number(spec, value, where);
+    check_number(spec, value, where);
   } else if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end()) {
     throw usage_error(fmt::format("{}: unknown value '{}' (known: {})", where, value, fmt::join(spec.choices, ", ")));
   }

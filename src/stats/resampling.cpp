@@ -8,9 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <string_view>
 #include <thread>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/stats/numpy_rng.hpp"
 #include "evalcli/stats/summation.hpp"
 
@@ -38,24 +41,26 @@ Summation summation_for(const StatsModel& metric) {
   return metric.sacrebleu_fields().empty() ? Summation::float64 : Summation::float32_like_sacrebleu;
 }
 
-Seed parse_seed(const std::string& text) {
+Seed parse_seed(const std::string& text, std::string_view source) {
   std::string lowered = text;
   std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
   if (lowered == "none") return {std::nullopt, lowered};
   // Python's int(): surrounding whitespace and a leading '+' are accepted.
-  std::size_t start = lowered.find_first_not_of(" \t\n");
-  std::size_t end = lowered.find_last_not_of(" \t\n");
-  std::string digits = start == std::string::npos ? "" : lowered.substr(start, end - start + 1);
-  if (!digits.empty() && digits[0] == '+') digits.erase(0, 1);
-  if (digits.empty() || digits.size() > 19 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
-    throw usage_error(fmt::format("seed '{}' is not a non-negative integer or 'none'", text));
+  const std::size_t start = lowered.find_first_not_of(" \t\n");
+  const std::size_t end = lowered.find_last_not_of(" \t\n");
+  const std::string_view digits =
+      start == std::string::npos ? std::string_view() : std::string_view(lowered).substr(start, end - start + 1);
+  std::uint64_t value = 0;
+  if (parse_integer(digits, value) != NumberProblem::ok) {
+    throw usage_error(fmt::format("{}: seed '{}' is not a whole number from 0 to {} or 'none'", source, text,
+                                  std::numeric_limits<std::uint64_t>::max()));
   }
-  return {std::stoull(digits), lowered};
+  return {value, lowered};
 }
 
 Seed resolve_seed(const std::optional<std::string>& option) {
-  if (option) return parse_seed(*option);
-  if (const char* env = std::getenv("SACREBLEU_SEED")) return parse_seed(env);
+  if (option) return parse_seed(*option, "--seed");
+  if (const char* env = std::getenv("SACREBLEU_SEED")) return parse_seed(env, "SACREBLEU_SEED");
   return parse_seed("12345");
 }
 

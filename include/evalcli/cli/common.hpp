@@ -67,6 +67,11 @@ bool wants_statistics(const OutputOptions& output);
 // --jieba-dict FILE (they only affect zh-jieba; docs/segmentation.md).
 void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options);
 
+// Every numeric option of `app` and its subcommands refuses what CLI11 would
+// read as NaN or infinity ("nan", "inf", "1e999", where Range lets NaN through)
+// or would fail to convert, naming the value and the range (usage error, exit 2).
+void refuse_bad_numbers(CLI::App& app);
+
 // Full evalcli signature of `metric` ("nrefs:1|...|version:evalcli-X").
 std::string metric_signature(const StatsModel& metric, std::size_t nrefs);
 

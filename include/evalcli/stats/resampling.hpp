@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "evalcli/metrics/metric.hpp"
@@ -46,7 +47,8 @@ struct Seed {
   std::optional<std::uint64_t> value;
   std::string text;
 };
-Seed parse_seed(const std::string& text);  // throws a usage error
+// A usage error naming `source` (the option or environment variable) for anything else.
+Seed parse_seed(const std::string& text, std::string_view source = "--seed");
 // `--seed` if given, else the environment variable SACREBLEU_SEED, else 12345.
 Seed resolve_seed(const std::optional<std::string>& option);
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
@@ -88,9 +90,23 @@ constexpr std::array<std::string_view, 4> kModuleShortNames = {"ex", "st", "sy",
 constexpr std::array<const char*, 4> kModuleLongNames = {"exact", "stem", "synonym", "paraphrase"};
 constexpr std::array<std::string_view, 4> kNormNames = {"no_norm", "lc_only", "norm", "norm_nopunct"};
 
+constexpr const char* kResourcesHint =
+    "hint: pass --meteor-resources DIR with METEOR 1.5's resources/ layout (function/, nonbreaking/, synonym/)";
+
 Error resource_error(const std::filesystem::path& path, const std::string& what) {
-  return Error(ExitCode::missing_resource, fmt::format("{}: {}", path.string(), what),
-               "hint: pass --meteor-resources DIR with METEOR 1.5's resources/ layout (function/, nonbreaking/, synonym/)");
+  return Error(ExitCode::missing_resource, fmt::format("{}: {}", path.string(), what), kResourcesHint);
+}
+
+// An id on line `line` (1-based) of a .synsets file: a Java int, as Integer.parseInt reads it.
+int synset_id(const std::filesystem::path& path, std::size_t line, const std::string& text) {
+  int id = 0;
+  if (parse_integer(text, id) != NumberProblem::ok) {
+    throw Error(ExitCode::missing_resource,
+                fmt::format("{}:{}: synset id '{}' is not a whole number from {} to {}", path.string(), line, text,
+                            std::numeric_limits<int>::min(), std::numeric_limits<int>::max()),
+                kResourcesHint);
+  }
+  return id;
 }
 
 std::vector<std::string> read_lines(const std::filesystem::path& path, bool required) {
@@ -153,10 +169,13 @@ class SynonymDictionary {
       const std::u32string base = decode(exc[i]);
       for (auto& form : meteor15::string_tokenizer_split(decode(exc[i + 1]))) bases_[form].push_back(base);
     }
-    const auto syn = read_lines(dir / (language + ".synsets"), true);
+    const auto synsets_file = dir / (language + ".synsets");
+    const auto syn = read_lines(synsets_file, true);
     for (std::size_t i = 0; i + 1 < syn.size(); i += 2) {
       std::vector<int> ids;
-      for (auto& id : meteor15::string_tokenizer_split(decode(syn[i + 1]))) ids.push_back(std::stoi(utf8::encode(id)));
+      for (auto& id : meteor15::string_tokenizer_split(decode(syn[i + 1]))) {
+        ids.push_back(synset_id(synsets_file, i + 2, utf8::encode(id)));
+      }
       std::sort(ids.begin(), ids.end());
       ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
       synsets_[decode(syn[i])] = std::move(ids);

@@ -10,9 +10,11 @@
 #include <fstream>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/metrics/rouge.hpp"
 #include "evalcli/metrics/rouge155_setup.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -246,6 +248,23 @@ struct Side {
   const std::vector<TokenIds>& sentences_for_lcs() const { return has_stemmed ? stemmed_sentences : sentences; }
 };
 
+namespace {
+
+// A flag's value, named in errors as "--rouge155-flags -n" with the allowed range.
+int flag_int(const std::string& flag, const std::string& value, int min = std::numeric_limits<int>::min(),
+             int max = std::numeric_limits<int>::max()) {
+  return static_cast<int>(integer_in_range("--rouge155-flags " + flag, value, min, max));
+}
+
+double flag_double(const std::string& flag, const std::string& value, double min, double max) {
+  return double_in_range("--rouge155-flags " + flag, value, min, max);
+}
+
+constexpr int kMaxInt = std::numeric_limits<int>::max();
+constexpr int kMaxNgram = 9;  // as --max-ngram, the same option spelt long
+
+}  // namespace
+
 void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
   std::istringstream in(flags);
   std::vector<std::string> args;
@@ -258,42 +277,38 @@ void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.size() != 2 || a[0] != '-') throw usage_error(fmt::format("--rouge155-flags: unknown argument '{}'", a));
-    try {
-      switch (a[1]) {
-        case 'a': o.all_peers = true; break;
-        case 'v': break;  // verbose: nothing to change
-        case 'z': {
-          // Checked here, where a bad value is a usage error (the script dies at the first read).
-          const std::string format = value(i, a);
-          try {
-            o.file_list_format = rouge155_input_format(format, "--rouge155-flags -z");
-          } catch (const Error& e) {
-            throw usage_error(e.what());
-          }
-          break;
+    switch (a[1]) {
+      case 'a': o.all_peers = true; break;
+      case 'v': break;  // verbose: nothing to change
+      case 'z': {
+        // Checked here, where a bad value is a usage error (the script dies at the first read).
+        const std::string format = value(i, a);
+        try {
+          o.file_list_format = rouge155_input_format(format, "--rouge155-flags -z");
+        } catch (const Error& e) {
+          throw usage_error(e.what());
         }
-        case 'c': o.confidence = std::stod(value(i, a)); break;
-        case 'd': o.per_doc = true; break;
-        case 'e': o.data_dir = value(i, a); break;
-        case 'f': o.scoring = value(i, a) == "B" ? 'B' : 'A'; break;
-        case 'l': o.word_limit = std::stoi(value(i, a)); break;
-        case 'b': o.byte_limit = std::stoi(value(i, a)); break;
-        case 'm': o.stem = true; break;
-        case 'M': o.stem_models = true; break;
-        case 'n': o.max_ngram = std::stoi(value(i, a)); n_given = true; break;
-        case 'p': o.alpha = std::stod(value(i, a)); break;
-        case 's': o.stopwords = true; break;
-        case 't': o.counting = std::stoi(value(i, a)); break;
-        case 'r': o.resamples = std::stoi(value(i, a)); break;
-        case '2': o.skip_distance = std::stoi(value(i, a)); break;
-        case 'u': o.skip_unigram = true; break;
-        case 'U': o.skip_both = true; break;
-        case 'w': o.wlcs_weight = value(i, a); break;
-        case 'x': o.lcs = false; break;
-        default: throw usage_error(fmt::format("--rouge155-flags: option {} is not supported", a));
+        break;
       }
-    } catch (const std::invalid_argument&) {
-      throw usage_error(fmt::format("--rouge155-flags: bad value for {}", a));
+      case 'c': o.confidence = flag_double(a, value(i, a), 0, 100); break;
+      case 'd': o.per_doc = true; break;
+      case 'e': o.data_dir = value(i, a); break;
+      case 'f': o.scoring = value(i, a) == "B" ? 'B' : 'A'; break;
+      case 'l': o.word_limit = flag_int(a, value(i, a), 0, kMaxInt); break;
+      case 'b': o.byte_limit = flag_int(a, value(i, a), 0, kMaxInt); break;
+      case 'm': o.stem = true; break;
+      case 'M': o.stem_models = true; break;
+      case 'n': o.max_ngram = flag_int(a, value(i, a), 0, kMaxNgram); n_given = true; break;
+      case 'p': o.alpha = flag_double(a, value(i, a), 0, 1); break;
+      case 's': o.stopwords = true; break;
+      case 't': o.counting = flag_int(a, value(i, a)); break;  // other than 1 or 2: plain counts, as ROUGE
+      case 'r': o.resamples = flag_int(a, value(i, a), 1, kMaxInt); break;
+      case '2': o.skip_distance = flag_int(a, value(i, a)); break;  // negative: any distance
+      case 'u': o.skip_unigram = true; break;
+      case 'U': o.skip_both = true; break;
+      case 'w': o.wlcs_weight = value(i, a); break;
+      case 'x': o.lcs = false; break;
+      default: throw usage_error(fmt::format("--rouge155-flags: option {} is not supported", a));
     }
   }
   if (!n_given) o.max_ngram = 0;
@@ -302,16 +317,18 @@ void parse_rouge155_flags(const std::string& flags, Rouge155Options& o) {
 Rouge155Metric::Rouge155Metric(Rouge155Options options) : options_(std::move(options)) {
   auto& o = options_;
   if (o.word_limit != 0 && o.byte_limit != 0) throw usage_error("ROUGE-1.5.5: give a word limit or a byte limit, not both");
-  if (o.confidence < 0 || o.confidence > 100) throw usage_error("ROUGE-1.5.5: confidence must be within 0 and 100");
-  if (o.alpha < 0 || o.alpha > 1) throw usage_error("ROUGE-1.5.5: alpha must be between 0 and 1");
+  // Written so that NaN fails too.
+  if (!(o.confidence >= 0 && o.confidence <= 100)) throw usage_error("ROUGE-1.5.5: confidence must be within 0 and 100");
+  if (!(o.alpha >= 0 && o.alpha <= 1)) throw usage_error("ROUGE-1.5.5: alpha must be between 0 and 1");
   if (o.counting != 1 && o.counting != 2) o.counting = 0;
   if (o.resamples < 1) throw usage_error("ROUGE-1.5.5: the number of resamples must be positive");
   // ROUGE-1.5.5 with both sets $opt_m back to undef after the first model it
   // reads, so only the first peer read is stemmed: refuse rather than mimic.
   if (o.stem && o.stem_models) throw usage_error("ROUGE-1.5.5: give -m (stem all) or -M (stem models only), not both");
   if (o.wlcs_weight) {
-    weight_ = std::strtod(o.wlcs_weight->c_str(), nullptr);
-    if (!(weight_ > 0)) throw usage_error("ROUGE-1.5.5: ROUGE-W weight factor must be greater than 0");
+    if (parse_finite_double(*o.wlcs_weight, weight_) != NumberProblem::ok || !(weight_ > 0)) {
+      throw usage_error(fmt::format("ROUGE-1.5.5: ROUGE-W weight factor '{}' must be a number greater than 0", *o.wlcs_weight));
+    }
   }
   for (int n = 1; n <= o.max_ngram; ++n) measures_.push_back({Rouge155Measure::ngram, n, false, fmt::format("ROUGE-{}", n)});
   if (o.lcs) measures_.push_back({Rouge155Measure::lcs, 0, false, "ROUGE-L"});
