@@ -83,7 +83,7 @@ using AddCommand = void (*)(CLI::App&, Streams&);
 // (bleu, chrf, ter, ...: add_metric_command), in help order. Each command's
 // options, validators and callbacks cost heap and code pages at start.
 constexpr std::pair<std::string_view, AddCommand> kOwnCommands[] = {
-    {"rouge", add_rouge_command},       {"meteor", add_meteor_command}, {"cider", add_cider_command},
+    {"rouge", add_rouge_command},       {"cider", add_cider_command},
     {"ppl", add_ppl_command},           {"tokenize", add_tokenize_command},
     {"sacrebleu", add_sacrebleu_command}, {"merge", add_merge_command}, {"check", add_check_command},
 };

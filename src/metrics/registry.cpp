@@ -9,6 +9,7 @@
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/metrics/definition.hpp"
+#include "evalcli/metrics/meteor.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/metrics/ter.hpp"
@@ -19,7 +20,8 @@ namespace {
 // The metrics, one line each, in help order. Adding a metric: its file
 // declares a MetricDefinition (docs/adding-a-metric.md), and one line here.
 std::vector<const MetricDefinition*>& definitions() {
-  static std::vector<const MetricDefinition*> list = {&bleu_definition(), &chrf_definition(), &ter_definition()};
+  static std::vector<const MetricDefinition*> list = {&bleu_definition(), &chrf_definition(), &ter_definition(),
+                                                      &meteor_definition()};
   return list;
 }
 
@@ -45,7 +47,6 @@ struct Registration {
 };
 
 const Registration kLegacy[] = {
-    {"METEOR", "meteor", meteor_from_signature, true},
     {"ROUGE", "rouge", rouge_from_signature, true},
     {"ROUGE-1.5.5", "rouge", rouge155_from_signature, true},
     {"CIDEr", "cider", cider_from_signature, true, cider_shard_problem, false},
@@ -103,12 +104,22 @@ const MetricDefinition* find_metric_definition_by_command(std::string_view comma
 std::unique_ptr<StatsModel> metric_from_signature(const std::string& name, const std::string& signature) {
   const Found found = find_or_throw(name);
   if (found.legacy != nullptr) return found.legacy->from_signature(signature);
+  if (found.definition->statistics_model) return found.definition->statistics_model(signature);
   return found.definition->build(option_values_from_signature(*found.definition, parse_signature(signature)), {});
 }
 
 std::unique_ptr<Metric> segment_scorer_from_signature(const std::string& name, const std::string& signature) {
-  std::unique_ptr<StatsModel> model = metric_from_signature(name, signature);
-  const Found found = find(name);
+  const Found found = find_or_throw(name);
+  std::unique_ptr<StatsModel> model;
+  try {
+    model = found.legacy != nullptr ? found.legacy->from_signature(signature)
+                                    : found.definition->build(option_values_from_signature(*found.definition,
+                                                                                           parse_signature(signature)),
+                                                              {});
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::missing_resource) throw;
+    model.reset();  // a model or resources folder the signature cannot carry
+  }
   const bool segments_alone = found.definition ? found.definition->segments_alone : found.legacy->segments_alone;
   if (auto* scorer = dynamic_cast<Metric*>(model.get()); scorer != nullptr && segments_alone) {
     model.release();

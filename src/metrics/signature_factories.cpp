@@ -69,52 +69,6 @@ std::vector<std::string> split_on(const std::string& text, char separator) {
 
 }  // namespace
 
-std::unique_ptr<StatsModel> meteor_from_signature(const std::string& signature) {
-  const auto compat = find_field(parse_signature(signature), "meteor");
-  if (compat && compat->starts_with("cmu-")) return meteor15_from_signature(signature);
-  return std::make_unique<NltkMeteor>(nltk_meteor_options_from_signature(signature));
-}
-
-NltkMeteorOptions nltk_meteor_options_from_signature(const std::string& signature) {
-  const auto fields = parse_signature(signature);
-  NltkMeteorOptions options;
-  options.stem = options.synonyms = false;
-  for (const auto& field : fields) {
-    const auto& [key, value] = field;
-    if (key == "meteor") {
-      if (value != "nltk-3.8") throw usage_error(fmt::format("signature: unknown METEOR implementation '{}'", value));
-    } else if (key == "tok") {
-      options.text.tokenizer = tokenizer_name(value);
-    } else if (key == "alpha") {
-      options.alpha = signature_double(key, value);
-    } else if (key == "beta") {
-      options.beta = signature_double(key, value);
-    } else if (key == "gamma") {
-      options.gamma = signature_double(key, value);
-    } else if (key == "stages") {
-      // "exact+stem-<stemmer id>+syn-wordnet-<version>": the versions are checked
-      // when the rebuilt signature is compared with this one.
-      for (const auto& stage : split_on(value, '+')) {
-        if (stage.starts_with("stem-")) {
-          options.stem = true;
-        } else if (stage.starts_with("syn-")) {
-          options.synonyms = true;
-        } else if (stage != "exact") {
-          throw usage_error(fmt::format("signature: unknown METEOR stage '{}'", stage));
-        }
-      }
-    } else if (key == "agg") {
-      if (value != "mean" && value != "summed-stats") throw usage_error(fmt::format("signature: unknown agg '{}'", value));
-      options.aggregate = value == "mean" ? MeteorAggregate::mean : MeteorAggregate::summed_stats;
-    } else if (key == "norm") {
-      options.text.normalizers = normalizer_names(value);
-    } else if (!informational(key)) {
-      unknown_field("METEOR", field);
-    }
-  }
-  return options;
-}
-
 std::unique_ptr<StatsModel> rouge_from_signature(const std::string& signature) {
   return std::make_unique<RougeScoreMetric>(rouge_score_options_from_signature(signature));
 }

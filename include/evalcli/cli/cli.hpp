@@ -25,7 +25,6 @@ int run(const std::vector<std::string>& args, Streams io);
 void add_sacrebleu_command(CLI::App& app, Streams& io);
 void add_tokenize_command(CLI::App& app, Streams& io);
 void add_rouge_command(CLI::App& app, Streams& io);
-void add_meteor_command(CLI::App& app, Streams& io);
 void add_cider_command(CLI::App& app, Streams& io);
 void add_ppl_command(CLI::App& app, Streams& io);
 void add_merge_command(CLI::App& app, Streams& io);

@@ -99,6 +99,10 @@ struct MetricDefinition {
   std::vector<SignatureKey> signature_keys;
   // The metric from option values (command line or signature); throws usage errors.
   std::function<std::unique_ptr<StatsModel>(const OptionValues&, const BuildContext&)> build;
+  // What merge and check need of a run when building its segment scorer needs
+  // resources a signature does not carry (METEOR 1.5's folder, a language
+  // model): the statistics model alone (null: build).
+  std::function<std::unique_ptr<StatsModel>(const std::string& signature)> statistics_model;
   // Why shards with this signature cannot be merged, or "" (null: statistics are additive).
   std::function<std::string(const std::string& signature)> shard_problem;
   // False where a segment's statistics need more than the segment (CIDEr's

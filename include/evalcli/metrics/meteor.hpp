@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/text/pipeline.hpp"
 #include "evalcli/text/porter_stemmer.hpp"
@@ -91,5 +92,8 @@ class NltkMeteor : public Metric {
   mutable std::mutex lexicon_mutex_;
   std::unique_ptr<Lexicon> lexicon_;
 };
+
+// METEOR (NLTK and METEOR 1.5) declared once (src/metrics/meteor/meteor_definition.cpp).
+const MetricDefinition& meteor_definition();
 
 }  // namespace evalcli

@@ -80,13 +80,5 @@ class Meteor15 : public Metric {
 // score statistics summed elsewhere, as `evalcli merge` does; it cannot score text.
 std::unique_ptr<StatsModel> meteor15_from_signature(const std::string& signature);
 
-// The options of a METEOR 1.5 run read back from its signature, for
-// `evalcli meteor --signature` (resources_dir and the paraphrase table's path
-// are not in it: the command gives them).
-struct Meteor15Signature {
-  Meteor15Options options;
-  std::string paraphrase_file;  // "paraphrase:" field: the table's file name, or ""
-};
-Meteor15Signature meteor15_options_from_signature(const std::string& signature);
 
 }  // namespace evalcli

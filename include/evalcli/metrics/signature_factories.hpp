@@ -15,14 +15,12 @@
 
 namespace evalcli {
 
-std::unique_ptr<StatsModel> meteor_from_signature(const std::string& signature);    // NLTK METEOR
 std::unique_ptr<StatsModel> rouge_from_signature(const std::string& signature);     // rouge-score
 std::unique_ptr<StatsModel> rouge155_from_signature(const std::string& signature);  // ROUGE-1.5.5
 std::unique_ptr<StatsModel> cider_from_signature(const std::string& signature);     // CIDEr-D / CIDEr
 
 // The options these metrics are built from, read from a signature: the same
 // readers serve `evalcli merge`/`check` (above) and the commands' --signature.
-NltkMeteorOptions nltk_meteor_options_from_signature(const std::string& signature);  // wordnet_dir: default
 RougeScoreOptions rouge_score_options_from_signature(const std::string& signature);
 Rouge155Options rouge155_options_from_signature(const std::string& signature);  // data_dir: not set
 

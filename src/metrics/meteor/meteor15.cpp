@@ -20,9 +20,6 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
-#include "evalcli/core/signature.hpp"
-#include "evalcli/text/normalizer.hpp"
-#include "evalcli/tokenize/tokenizer.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "meteor15_internal.hpp"
@@ -809,47 +806,22 @@ double Meteor15::score(std::span<const Stat> stats) const {
   return meteor15::compute_numbers(stats, resources_->parameters, resources_->weights).score;
 }
 
-Meteor15Signature meteor15_options_from_signature(const std::string& signature) {
-  Meteor15Signature read;
-  Meteor15Options& options = read.options;
-  for (const auto& [key, value] : parse_signature(signature)) {
-    if (key == "meteor") {
-      if (value != "cmu-1.5") throw usage_error(fmt::format("signature: unknown METEOR implementation '{}'", value));
-    } else if (key == "eval-id") {
-      const meteor15::EvalId id = meteor15::parse_eval_id(value);
-      options.language = id.language;
-      const auto norm = std::find(kNormNames.begin(), kNormNames.end(), id.normalization);
-      if (norm == kNormNames.end()) throw usage_error(fmt::format("signature: unknown METEOR 1.5 normalisation in '{}'", value));
-      options.normalization = static_cast<Meteor15Normalization>(norm - kNormNames.begin());
-      options.parameters = id.parameters;
-      options.modules.clear();
-      for (const auto& module : id.modules) {
-        const auto at = std::find(kModuleShortNames.begin(), kModuleShortNames.end(), module);
-        if (at == kModuleShortNames.end()) throw usage_error(fmt::format("signature: unknown METEOR 1.5 module in '{}'", value));
-        options.modules.push_back(kModuleLongNames[static_cast<std::size_t>(at - kModuleShortNames.begin())]);
-      }
-      options.weights = id.weights;
-    } else if (key == "tok") {
-      options.tokenizer = value == "meteor-stringtokenizer" ? "none" : tokenizer_from_signature(value)->name();
-    } else if (key == "norm") {
-      options.normalizers.clear();
-      if (value != "none") {
-        for (std::size_t start = 0, plus = 0; plus != std::string::npos; start = plus + 1) {
-          plus = value.find('+', start);
-          options.normalizers.push_back(normalizer_from_id(value.substr(start, plus - start))->name());
-        }
-      }
-    } else if (key == "paraphrase") {
-      read.paraphrase_file = value;
-    } else if (key == "beam") {
-      options.beam_size = signature_int(key, value);
-    } else if (key != "stemmer" && key != "nrefs" && key != "version") {
-      // stemmer: follows from the language (checked when the signature is printed again).
-      throw usage_error(fmt::format("signature field '{}:{}' is not a METEOR 1.5 option evalcli knows", key, value));
-    }
-  }
-  return read;
+namespace meteor15 {
+
+std::string module_name_of_eval_id(std::string_view short_name) {
+  const auto at = std::find(kModuleShortNames.begin(), kModuleShortNames.end(), short_name);
+  if (at == kModuleShortNames.end()) throw usage_error(fmt::format("signature: unknown METEOR 1.5 module '{}'", short_name));
+  return kModuleLongNames[static_cast<std::size_t>(at - kModuleShortNames.begin())];
 }
+
+std::string normalization_of_eval_id(std::string_view name) {
+  static constexpr std::array<const char*, 4> kOptionNames = {"none", "lower", "norm", "norm-nopunct"};  // --norm
+  const auto at = std::find(kNormNames.begin(), kNormNames.end(), name);
+  if (at == kNormNames.end()) throw usage_error(fmt::format("signature: unknown METEOR 1.5 normalisation '{}'", name));
+  return kOptionNames[static_cast<std::size_t>(at - kNormNames.begin())];
+}
+
+}  // namespace meteor15
 
 std::string Meteor15::signature() const {
   std::string sig = fmt::format("meteor:cmu-1.5|eval-id:{}|tok:{}", eval_id(),

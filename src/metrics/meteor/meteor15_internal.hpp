@@ -57,6 +57,10 @@ struct EvalId {
   std::vector<double> weights;
 };
 EvalId parse_eval_id(const std::string& eval_id);
+// The eval id's names as the meteor command's options spell them: "st" ->
+// "stem" (--modules), "lc_only" -> "lower" (--norm); usage errors if unknown.
+std::string module_name_of_eval_id(std::string_view short_name);
+std::string normalization_of_eval_id(std::string_view name);
 
 // The names of the 23 statistics (test_len, ref_len, ..., ref_word_matches).
 std::vector<std::string> stat_names();
