@@ -16,6 +16,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/huge_pages.hpp"
+#include "evalcli/stats/summation.hpp"
 #include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 
@@ -33,28 +34,6 @@ std::string cider_variant_name(CiderVariant variant) {
 
 std::string cider_display_name(CiderVariant variant) {
   return variant == CiderVariant::cider_d ? "CIDEr-D" : "CIDEr";
-}
-
-double numpy_pairwise_sum(const double* a, std::size_t n) {
-  if (n < 8) {
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) sum += a[i];
-    return sum;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (std::size_t j = 0; j < 8; ++j) r[j] = a[j];
-    std::size_t i = 8;
-    for (; i < n - (n % 8); i += 8) {
-      for (std::size_t j = 0; j < 8; ++j) r[j] += a[i + j];
-    }
-    double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) sum += a[i];
-    return sum;
-  }
-  std::size_t half = n / 2;
-  half -= half % 8;
-  return numpy_pairwise_sum(a, half) + numpy_pairwise_sum(a + half, n - half);
 }
 
 std::vector<std::u32string> cider_words(std::u32string_view tokenized) {
@@ -552,7 +531,7 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
     }
     for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0.0;
   }
-  double score = numpy_pairwise_sum(scratch.acc.data(), max_n) / static_cast<double>(max_n);
+  double score = stats::numpy_mean(scratch.acc);  // np.mean over the n-gram orders
   score /= static_cast<double>(ref_count);
   score *= 10.0;
   return score;
