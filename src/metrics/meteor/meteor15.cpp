@@ -19,6 +19,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -815,10 +816,7 @@ Meteor15Signature meteor15_options_from_signature(const std::string& signature) 
     } else if (key == "norm") {
       options.normalizers.clear();
       if (value != "none") {
-        for (std::size_t start = 0, plus = 0; plus != std::string::npos; start = plus + 1) {
-          plus = value.find('+', start);
-          options.normalizers.push_back(normalizer_from_id(value.substr(start, plus - start))->name());
-        }
+        for (auto id : split(value, '+')) options.normalizers.push_back(normalizer_from_id(id)->name());
       }
     } else if (key == "paraphrase") {
       read.paraphrase_file = value;
