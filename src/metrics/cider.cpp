@@ -81,41 +81,6 @@ struct LargeTableAllocator {
 template <typename T>
 using LargeVector = std::vector<T, LargeTableAllocator<T>>;
 
-// The slots of a FlatIdMap: zero-filled, huge pages when large.
-class ZeroedPages {
- public:
-  ZeroedPages() = default;
-  explicit ZeroedPages(std::size_t bytes) : size_(bytes) {
-    if (bytes >= kHugePage) {
-      data_ = map_zeroed_huge(bytes);
-    } else if (bytes > 0) {
-      data_ = std::calloc(bytes, 1);
-      if (data_ == nullptr) throw std::bad_alloc();
-    }
-  }
-  ~ZeroedPages() {
-    if (size_ >= kHugePage) {
-      unmap_zeroed_huge(data_, size_);
-    } else {
-      std::free(data_);
-    }
-  }
-  ZeroedPages(ZeroedPages&& other) noexcept { swap(other); }
-  ZeroedPages& operator=(ZeroedPages&& other) noexcept {
-    swap(other);
-    return *this;
-  }
-  void* data() const { return data_; }
-
- private:
-  void swap(ZeroedPages& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-  }
-  void* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
 // Open-addressing hash map from a 64-bit key to a 32-bit id (the n-gram table
 // is the hot path: a few million look-ups for a COCO-sized corpus). Slots hold
 // the key's complement so that all-zero memory is an empty table (no key is
@@ -161,10 +126,10 @@ class FlatIdMap {
     return static_cast<std::size_t>(key ^ (key >> 29));
   }
   void rehash(std::size_t capacity) {
-    ZeroedPages old_memory = std::move(memory_);
+    memory::ZeroedBuffer old_memory = std::move(memory_);
     const Slot* old = slots_;
     const std::size_t old_capacity = capacity_;
-    memory_ = ZeroedPages(capacity * sizeof(Slot));
+    memory_ = memory::ZeroedBuffer(capacity * sizeof(Slot));  // all-zero slots: an empty table
     slots_ = static_cast<Slot*>(memory_.data());
     capacity_ = capacity;
     mask_ = capacity - 1;
@@ -175,7 +140,7 @@ class FlatIdMap {
       slots_[at] = old[i];
     }
   }
-  ZeroedPages memory_;
+  memory::ZeroedBuffer memory_;  // the slots: calloc, or huge pages when large
   Slot* slots_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t mask_ = 0;
