@@ -8,18 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
-
 #include "evalcli/cli/common.hpp"
 #include "evalcli/cli/run_signature.hpp"
 #include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
@@ -47,38 +42,6 @@ struct CiderCommandOptions {
   std::string save_df_path;
   std::string signature;
 };
-
-// The captions (COCO: some 17 MB of small strings, read, moved and kept to the
-// end) live on the malloc heap: on 4 KiB pages about 4,000 page faults, a tenth
-// of the run's CPU time. glibc backs its heap with transparent huge pages only
-// when told so at start-up (GLIBC_TUNABLES=glibc.malloc.hugetlb=1); the same
-// here: the heap's next growth is made 64 MiB at once (M_TOP_PAD) and advised
-// huge pages. Pages are still only faulted in (zero-filled) when touched.
-void back_heap_with_huge_pages() {
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && defined(M_TOP_PAD)
-  static bool done = false;  // once per process (the tests run many commands)
-  if (done) return;
-  done = true;
-  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-  constexpr int kTopPad = 64 << 20;
-  if (mallopt(M_TOP_PAD, kTopPad) != 1) return;
-  char* const before = static_cast<char*>(sbrk(0));
-  if (before == reinterpret_cast<char*>(-1)) return;
-  // Blocks below the mmap threshold until the heap top moves (it then grows by the pad).
-  std::vector<void*> probes;
-  probes.reserve(64);
-  while (static_cast<char*>(sbrk(0)) == before && probes.size() < 64) {
-    void* block = std::malloc(64 * 1024);
-    if (block == nullptr) break;
-    probes.push_back(block);
-  }
-  for (void* block : probes) std::free(block);
-  char* const after = static_cast<char*>(sbrk(0));
-  const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(before) + kHugePage - 1) & ~(kHugePage - 1);
-  const auto end = reinterpret_cast<std::uintptr_t>(after);
-  if (end > start) ::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);  // a hint only
-#endif
-}
 
 io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
   const bool plain = !o.input.refs.empty() || !o.input.positional_refs.empty();
@@ -146,7 +109,7 @@ void run_cider(CiderCommandOptions o, const CLI::App& cmd, Streams& io) {
   auto pipeline =
       std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer, o.tokenizer_options});
 
-  back_heap_with_huge_pages();
+  memory::back_malloc_heap_with_huge_pages();  // the captions: some 17 MB of small strings on the heap
   io::CaptionSet set = read_inputs(o, io);
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
 

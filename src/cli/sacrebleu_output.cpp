@@ -8,24 +8,11 @@
 #include <optional>
 
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
-namespace {
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  for (std::size_t pos; (pos = text.find('\n', start)) != std::string::npos; start = pos + 1) {
-    lines.push_back(text.substr(start, pos - start));
-  }
-  lines.push_back(text.substr(start));
-  return lines;
-}
-
-}  // namespace
-
-std::size_t display_length(const std::string& utf8) {
+std::size_t display_length(std::string_view utf8) {
   std::u32string decoded;
   utf8::decode(utf8, decoded);
   return decoded.size();
@@ -168,7 +155,7 @@ std::string fancy_grid(const std::vector<std::string>& headers, const std::vecto
   for (std::size_t c = 0; c < columns; ++c) {
     widths[c] = display_length(headers[c]) + 2;  // tabulate's MIN_PADDING
     for (const auto& row : rows) {
-      for (const auto& line : split_lines(row[c])) widths[c] = std::max(widths[c], display_length(line));
+      for (auto line : split(row[c], '\n')) widths[c] = std::max(widths[c], display_length(line));
     }
   }
   auto pad = [&](const std::string& text, std::size_t c) {
@@ -186,17 +173,17 @@ std::string fancy_grid(const std::vector<std::string>& headers, const std::vecto
     return line + "\n";
   };
   auto cells = [&](const std::vector<std::string>& row) {
-    std::vector<std::vector<std::string>> split(columns);
+    std::vector<std::vector<std::string_view>> lines(columns);
     std::size_t height = 1;
     for (std::size_t c = 0; c < columns; ++c) {
-      split[c] = split_lines(row[c]);
-      height = std::max(height, split[c].size());
+      lines[c] = split(row[c], '\n');
+      height = std::max(height, lines[c].size());
     }
     std::string out;
     for (std::size_t line = 0; line < height; ++line) {
       out += "│";
       for (std::size_t c = 0; c < columns; ++c) {
-        const std::string text = line < split[c].size() ? split[c][line] : "";
+        const std::string text(line < lines[c].size() ? lines[c][line] : std::string_view());
         // Appended piece by piece: `" " + string` trips GCC 12's false -Wstringop-overflow.
         out += ' ';
         out += pad(text, c);

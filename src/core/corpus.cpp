@@ -4,26 +4,11 @@
 
 #include <iostream>
 
+#include "evalcli/core/strings.hpp"
 #include "evalcli/stats/summation.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {
-namespace {
-
-std::vector<std::u32string> split_tabs(std::u32string_view line, std::size_t max_splits) {
-  std::vector<std::u32string> fields;
-  std::size_t start = 0;
-  while (fields.size() < max_splits) {
-    const std::size_t tab = line.find(U'\t', start);
-    if (tab == std::u32string_view::npos) break;
-    fields.emplace_back(line.substr(start, tab - start));
-    start = tab + 1;
-  }
-  fields.emplace_back(line.substr(start));
-  return fields;
-}
-
-}  // namespace
 
 ParallelReader::ParallelReader(const CorpusSpec& spec) : tab_refs_(spec.tab_separated_refs) {
   if (spec.ref_paths.empty()) throw usage_error("no reference file given (use -r FILE)");
@@ -43,7 +28,8 @@ ParallelReader::ParallelReader(const CorpusSpec& spec) : tab_refs_(spec.tab_sepa
     // The first line's tab-separated fields decide the number of systems.
     std::u32string first;
     if (hyp_readers_[0].next(first)) {
-      first_stdin_fields_ = split_tabs(first, std::u32string::npos);
+      const auto fields = split(first, U'\t');
+      first_stdin_fields_.assign(fields.begin(), fields.end());
       first_line_pending_ = true;
     } else {
       first_stdin_fields_.assign(1, U"");
@@ -71,7 +57,7 @@ bool ParallelReader::read_hyps(std::vector<std::u32string>& hyps) {
     }
     std::u32string line;
     if (!hyp_readers_[0].next(line)) return false;
-    auto fields = split_tabs(line, std::u32string::npos);
+    const auto fields = split(line, U'\t');
     if (fields.size() != num_systems_) {
       throw TabFieldMismatch(ExitCode::input_data,
                              fmt::format("<stdin>:{}: {} tab-separated systems, but the first line has {}",
@@ -95,7 +81,8 @@ bool ParallelReader::read_refs(std::vector<std::u32string>& refs) {
   if (tab_refs_ > 1) {
     std::u32string line;
     if (!ref_readers_[0].next(line)) return false;
-    refs = split_tabs(line, static_cast<std::size_t>(tab_refs_ - 1));
+    const auto fields = split(line, U'\t', static_cast<std::size_t>(tab_refs_ - 1));
+    refs.assign(fields.begin(), fields.end());
     if (refs.size() != static_cast<std::size_t>(tab_refs_)) {
       throw TabFieldMismatch(ExitCode::input_data,
                              fmt::format("{}:{}: expected {} tab-separated references, found {}",

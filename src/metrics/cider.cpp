@@ -16,6 +16,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/huge_pages.hpp"
+#include "evalcli/stats/summation.hpp"
 #include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 
@@ -33,28 +34,6 @@ std::string cider_variant_name(CiderVariant variant) {
 
 std::string cider_display_name(CiderVariant variant) {
   return variant == CiderVariant::cider_d ? "CIDEr-D" : "CIDEr";
-}
-
-double numpy_pairwise_sum(const double* a, std::size_t n) {
-  if (n < 8) {
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) sum += a[i];
-    return sum;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (std::size_t j = 0; j < 8; ++j) r[j] = a[j];
-    std::size_t i = 8;
-    for (; i < n - (n % 8); i += 8) {
-      for (std::size_t j = 0; j < 8; ++j) r[j] += a[i + j];
-    }
-    double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) sum += a[i];
-    return sum;
-  }
-  std::size_t half = n / 2;
-  half -= half % 8;
-  return numpy_pairwise_sum(a, half) + numpy_pairwise_sum(a + half, n - half);
 }
 
 std::vector<std::u32string> cider_words(std::u32string_view tokenized) {
@@ -102,41 +81,6 @@ struct LargeTableAllocator {
 template <typename T>
 using LargeVector = std::vector<T, LargeTableAllocator<T>>;
 
-// The slots of a FlatIdMap: zero-filled, huge pages when large.
-class ZeroedPages {
- public:
-  ZeroedPages() = default;
-  explicit ZeroedPages(std::size_t bytes) : size_(bytes) {
-    if (bytes >= kHugePage) {
-      data_ = map_zeroed_huge(bytes);
-    } else if (bytes > 0) {
-      data_ = std::calloc(bytes, 1);
-      if (data_ == nullptr) throw std::bad_alloc();
-    }
-  }
-  ~ZeroedPages() {
-    if (size_ >= kHugePage) {
-      unmap_zeroed_huge(data_, size_);
-    } else {
-      std::free(data_);
-    }
-  }
-  ZeroedPages(ZeroedPages&& other) noexcept { swap(other); }
-  ZeroedPages& operator=(ZeroedPages&& other) noexcept {
-    swap(other);
-    return *this;
-  }
-  void* data() const { return data_; }
-
- private:
-  void swap(ZeroedPages& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-  }
-  void* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
 // Open-addressing hash map from a 64-bit key to a 32-bit id (the n-gram table
 // is the hot path: a few million look-ups for a COCO-sized corpus). Slots hold
 // the key's complement so that all-zero memory is an empty table (no key is
@@ -182,10 +126,10 @@ class FlatIdMap {
     return static_cast<std::size_t>(key ^ (key >> 29));
   }
   void rehash(std::size_t capacity) {
-    ZeroedPages old_memory = std::move(memory_);
+    memory::ZeroedBuffer old_memory = std::move(memory_);
     const Slot* old = slots_;
     const std::size_t old_capacity = capacity_;
-    memory_ = ZeroedPages(capacity * sizeof(Slot));
+    memory_ = memory::ZeroedBuffer(capacity * sizeof(Slot));  // all-zero slots: an empty table
     slots_ = static_cast<Slot*>(memory_.data());
     capacity_ = capacity;
     mask_ = capacity - 1;
@@ -196,7 +140,7 @@ class FlatIdMap {
       slots_[at] = old[i];
     }
   }
-  ZeroedPages memory_;
+  memory::ZeroedBuffer memory_;  // the slots: calloc, or huge pages when large
   Slot* slots_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t mask_ = 0;
@@ -552,7 +496,7 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
     }
     for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0.0;
   }
-  double score = numpy_pairwise_sum(scratch.acc.data(), max_n) / static_cast<double>(max_n);
+  double score = stats::numpy_mean(scratch.acc);  // np.mean over the n-gram orders
   score /= static_cast<double>(ref_count);
   score *= 10.0;
   return score;

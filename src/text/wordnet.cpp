@@ -1,11 +1,7 @@
 // WordNet 3.0 reader with NLTK 3.8's lookup semantics (see the header).
 #include "evalcli/text/wordnet.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -13,6 +9,7 @@
 #include <cstring>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/io/mapped_file.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -26,40 +23,18 @@ Error missing_file(const std::filesystem::path& path, const std::string& what) {
   return Error(ExitCode::missing_resource, fmt::format("{}: {}", path.string(), what), kHint);
 }
 
-// A whole file mapped read-only; the mapping lives as long as the object.
-class MappedFile {
- public:
-  explicit MappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw missing_file(path, "cannot open WordNet file");
-    struct stat info {};
-    if (::fstat(fd, &info) != 0) {
-      ::close(fd);
-      throw missing_file(path, "cannot read WordNet file");
-    }
-    size_ = static_cast<std::size_t>(info.st_size);
-    if (size_ > 0) {
-      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (data == MAP_FAILED) {
-        ::close(fd);
-        throw missing_file(path, "cannot map WordNet file");
-      }
-      data_ = static_cast<const char*>(data);
-    }
-    ::close(fd);
+// A whole WordNet file mapped read-only (pages read when a look-up touches them).
+io::MappedFile map_wordnet_file(const std::filesystem::path& path) {
+  io::MappedFile file;
+  switch (file.open(path.string(), io::MappedFile::Readahead::on_demand)) {
+    case io::MappedFile::Status::mapped: return file;
+    case io::MappedFile::Status::cannot_open: throw missing_file(path, "cannot open WordNet file");
+    case io::MappedFile::Status::cannot_stat: throw missing_file(path, "cannot read WordNet file");
+    case io::MappedFile::Status::not_a_regular_file:  // a directory: mmap refuses it
+    case io::MappedFile::Status::cannot_map: break;
   }
-  ~MappedFile() {
-    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-
-  std::string_view view() const { return {data_, size_}; }
-
- private:
-  const char* data_ = nullptr;
-  std::size_t size_ = 0;
-};
+  throw missing_file(path, "cannot map WordNet file");
+}
 
 // Python's str.isspace() on the ASCII bytes of these files.
 constexpr bool is_ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F); }
@@ -144,8 +119,8 @@ std::uint64_t prefix_number(std::string_view text) {
 // between two of them.
 class SortedLineFile {
  public:
-  explicit SortedLineFile(const std::filesystem::path& path) : file_(path) {
-    const std::string_view text = file_.view();
+  explicit SortedLineFile(const std::filesystem::path& path) : file_(map_wordnet_file(path)) {
+    const std::string_view text = file_.bytes();
     for (std::size_t at = 0; at < text.size(); at += kSpacing) {
       std::size_t start = at;
       if (at > 0) {
@@ -160,13 +135,13 @@ class SortedLineFile {
     }
   }
 
-  std::string_view view() const { return file_.view(); }
+  std::string_view view() const { return file_.bytes(); }
 
   // The line whose first field is `key` (the last one if several: NLTK reads
   // the exception lists into a dict), or an empty view.
   std::string_view find(std::string_view key) const {
     if (key.empty()) return {};
-    const std::string_view text = file_.view();
+    const std::string_view text = file_.bytes();
     const std::uint64_t prefix = prefix_number(key);
     // Samples with a smaller prefix are smaller lines, those with a larger one larger lines.
     const auto after_smaller = std::lower_bound(prefixes_.begin(), prefixes_.end(), prefix);
@@ -190,7 +165,7 @@ class SortedLineFile {
     return text.substr(start, end - start);
   }
 
-  MappedFile file_;
+  io::MappedFile file_;
   std::vector<std::uint64_t> prefixes_;  // prefix_number() of the sampled lines' first fields
   std::vector<std::size_t> starts_;      // their offsets
 };
@@ -253,7 +228,7 @@ const std::vector<Substitution>& substitutions(WordNet::Pos pos) {
 struct WordNet::Impl {
   struct PosFiles {
     std::unique_ptr<SortedLineFile> index;       // sorted by lemma
-    std::unique_ptr<MappedFile> data;            // read at synset offsets
+    std::unique_ptr<io::MappedFile> data;            // read at synset offsets
     std::unique_ptr<SortedLineFile> exceptions;  // "inflected base...", sorted by inflected form
   };
   std::array<PosFiles, 4> files;
@@ -320,7 +295,7 @@ void WordNet::Impl::morphy(std::string_view form, Pos pos, std::vector<Base>& ba
 }
 
 void WordNet::Impl::append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names) const {
-  const std::string_view data = files[static_cast<int>(pos)].data->view();
+  const std::string_view data = files[static_cast<int>(pos)].data->bytes();
   if (offset >= data.size()) return;
   // offset lex_filenum ss_type w_cnt(hex) [word lex_id]... (pointers follow: not read)
   SynsetFieldReader fields(data, offset);
@@ -347,11 +322,11 @@ WordNet::WordNet(const std::filesystem::path& dir) : impl_(std::make_unique<Impl
     Impl::PosFiles& f = impl_->files[p];
     const std::string suffix = kPosFileSuffix[p];
     f.index = std::make_unique<SortedLineFile>(dir / ("index." + suffix));
-    f.data = std::make_unique<MappedFile>(dir / ("data." + suffix));
+    f.data = std::make_unique<io::MappedFile>(map_wordnet_file(dir / ("data." + suffix)));
     f.exceptions = std::make_unique<SortedLineFile>(dir / (suffix + ".exc"));
   }
   // NLTK's get_version(): the number in "WordNet X.Y Copyright" of data.adj's header.
-  const std::string_view adj = impl_->files[static_cast<int>(Pos::adj)].data->view();
+  const std::string_view adj = impl_->files[static_cast<int>(Pos::adj)].data->bytes();
   const std::string_view header = adj.substr(0, std::min<std::size_t>(adj.size(), 4096));
   const std::size_t at = header.find("WordNet ");
   if (at != std::string_view::npos) {

@@ -1,10 +1,6 @@
 // jieba's prefix dictionary, built the way Tokenizer.gen_pfdict builds FREQ and
 // total, but as a trie so that loading 349k entries takes milliseconds.
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -13,6 +9,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/huge_pages.hpp"
+#include "evalcli/io/mapped_file.hpp"
 #include "evalcli/tokenize/jieba.hpp"
 
 namespace evalcli::jieba {
@@ -53,25 +50,11 @@ bool parse_frequency(std::string_view text, std::uint64_t& value) {
 
 }  // namespace
 
-ZeroedArray::~ZeroedArray() {
-  if (data_ != nullptr) ::munmap(data_, mapped_bytes_);
-}
-
 void ZeroedArray::reserve(std::size_t capacity) {
-  if (capacity <= capacity_) return;
+  if (capacity <= this->capacity()) return;
   using memory::kHugePage;
   const std::size_t bytes = (capacity * sizeof(std::uint64_t) + kHugePage - 1) / kHugePage * kHugePage;
-  void* mapped = nullptr;
-  if (data_ == nullptr) {
-    mapped = memory::map_zeroed_huge(bytes);
-  } else {
-    mapped = ::mremap(data_, mapped_bytes_, bytes, MREMAP_MAYMOVE);  // new pages read as zero
-    if (mapped == MAP_FAILED) throw std::bad_alloc();
-    ::madvise(mapped, bytes, MADV_HUGEPAGE);  // a hint, as map_zeroed_huge gives
-  }
-  data_ = static_cast<std::uint64_t*>(mapped);
-  mapped_bytes_ = bytes;
-  capacity_ = bytes / sizeof(std::uint64_t);
+  buffer_.grow(bytes);
 }
 
 std::uint64_t Dictionary::big_frequency(std::size_t slot) const { return big_frequencies_.at(slot); }
@@ -414,30 +397,10 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
   return dictionary;
 }
 
-bool MappedFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat info {};
-  if (fd < 0 || ::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    if (fd >= 0) ::close(fd);
-    return false;
-  }
-  size_ = static_cast<std::size_t>(info.st_size);
-  if (size_ > 0) {
-    data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (data_ == MAP_FAILED) data_ = nullptr;
-  }
-  ::close(fd);
-  return size_ == 0 || data_ != nullptr;
-}
-
-MappedFile::~MappedFile() {
-  if (data_ != nullptr) ::munmap(data_, size_);
-}
-
 Dictionary Dictionary::load(const std::string& path) {
   // Mapped rather than read: no copy of the 5 MB file, no buffer growth.
-  MappedFile file;
-  if (!file.open(path)) {
+  io::MappedFile file;
+  if (file.open(path, io::MappedFile::Readahead::whole_file) != io::MappedFile::Status::mapped) {
     throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open the jieba dictionary", path),
                 kDebianPackageHint);
   }

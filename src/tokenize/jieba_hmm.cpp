@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/io/mapped_file.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "evalcli/tokenize/jieba.hpp"
 
@@ -143,8 +144,8 @@ int state_index(char32_t name, const LiteralReader& reader) {
   reader.fail("unknown HMM state");
 }
 
-void map_table(const std::string& path, MappedFile& file) {
-  if (!file.open(path)) {
+void map_table(const std::string& path, io::MappedFile& file) {
+  if (file.open(path, io::MappedFile::Readahead::whole_file) != io::MappedFile::Status::mapped) {
     throw Error(ExitCode::missing_resource, fmt::format("{}: cannot open jieba's HMM table", path),
                 kDebianPackageHint);
   }
@@ -159,14 +160,14 @@ HmmModel HmmModel::load(const std::string& dir) {
   model.emit_.grow(4 * (kLastHan - kFirstHan + 1));  // all MIN_FLOAT
 
   const std::string start_path = dir + "/prob_start.py";
-  MappedFile start_file;
+  io::MappedFile start_file;
   map_table(start_path, start_file);
   LiteralReader start(start_file.bytes(), start_path);
   start.skip_to_assignment();
   start.read_dict([&](char32_t state) { model.start_[state_index(state, start)] = start.read_number(); });
 
   const std::string trans_path = dir + "/prob_trans.py";
-  MappedFile trans_file;
+  io::MappedFile trans_file;
   map_table(trans_path, trans_file);
   LiteralReader trans(trans_file.bytes(), trans_path);
   trans.skip_to_assignment();
@@ -176,7 +177,7 @@ HmmModel HmmModel::load(const std::string& dir) {
   });
 
   const std::string emit_path = dir + "/prob_emit.py";
-  MappedFile emit_file;
+  io::MappedFile emit_file;
   map_table(emit_path, emit_file);
   LiteralReader emit(emit_file.bytes(), emit_path);
   emit.skip_to_assignment();

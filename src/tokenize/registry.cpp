@@ -4,6 +4,7 @@
 #include <map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 
@@ -85,13 +86,11 @@ void check_tokenizer_fields(const Tokenizer& tokenizer,
                             const std::vector<std::pair<std::string, std::string>>& fields) {
   std::vector<std::pair<std::string, std::string>> own;
   const std::string text = tokenizer.signature_fields();
-  for (std::size_t start = 0; start < text.size();) {
-    std::size_t bar = text.find('|', start);
-    if (bar == std::string::npos) bar = text.size();
-    const std::string field = text.substr(start, bar - start);
-    const auto colon = field.find(':');
-    own.emplace_back(field.substr(0, colon), colon == std::string::npos ? "" : field.substr(colon + 1));
-    start = bar + 1;
+  if (!text.empty()) {  // no fields, not one empty field
+    for (auto field : split(text, '|')) {
+      const auto colon = field.find(':');
+      own.emplace_back(field.substr(0, colon), colon == field.npos ? "" : field.substr(colon + 1));
+    }
   }
   // Lambdas capture `name`, not a structured binding: clang 14 (the sanitizer
   // and fuzz build) cannot capture those yet.

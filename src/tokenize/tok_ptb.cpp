@@ -911,7 +911,9 @@ class PtbLexer {
     return best;
   }
 
-  Match best_match(std::size_t i) {
+  // The lexer's hot loop (a third of raw-caption CIDEr's CPU): aligned so that
+  // its speed does not depend on where unrelated edits place it (up to 3% seen).
+  [[gnu::aligned(64)]] Match best_match(std::size_t i) {
     best_ = Match{};
     const char32_t c = at(i);
     if (c == ' ') {  // half of all positions; of the rules below only SPACE can match at a plain space

@@ -1,11 +1,14 @@
-// Unit tests of the CIDEr pieces: pairwise mean, n-gram counting, clipping,
+// Unit tests of the CIDEr pieces: corpus mean over 9,000+ images, n-gram counting, clipping,
 // length penalty, document frequencies, df files, and the CLI's input errors.
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "evalcli/cli/presentations.hpp"
+#include "evalcli/core/corpus.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/text/utf8.hpp"
+#include "support/numpy_sum_reference.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::CiderCorpus;
@@ -34,29 +37,18 @@ std::vector<double> score(const std::vector<std::pair<std::vector<std::string>, 
 
 }  // namespace
 
-TEST_CASE("numpy pairwise sum: sequential below 8, 8 accumulators to 128, halves above", "[cider]") {
-  std::vector<double> a(300);
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0 / static_cast<double>(i + 3);
-  double seq = 0.0;
-  for (std::size_t i = 0; i < 5; ++i) seq += a[i];
-  CHECK(evalcli::numpy_pairwise_sum(a.data(), 5) == seq);
-
-  auto blocked = [](const double* x, std::size_t n) {
-    double r[8];
-    for (int j = 0; j < 8; ++j) r[j] = x[j];
-    std::size_t i = 8;
-    for (; i < n - n % 8; i += 8) {
-      for (int j = 0; j < 8; ++j) r[j] += x[i + j];
+TEST_CASE("CIDEr's corpus score is np.mean of the per-image scores above 8,192 images", "[cider]") {
+  // pycocoevalcap: score = np.mean(np.array(scores)); numpy sums in buffers of 8,192.
+  for (const auto& expected : evalcli::test::numpy_reference::numpy_results()) {
+    evalcli::SystemStats system;
+    for (double score : evalcli::test::numpy_reference::per_image_scores(expected.count, expected.seed)) {
+      system.rows.push_back({score});
     }
-    double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) s += x[i];
-    return s;
-  };
-  CHECK(evalcli::numpy_pairwise_sum(a.data(), 21) == blocked(a.data(), 21));
-  // 300 -> 144 + 156 (n/2 rounded down to a multiple of 8), 144 -> 72 + 72, 156 -> 72 + 84.
-  const double left = blocked(a.data(), 72) + blocked(a.data() + 72, 72);
-  const double right = blocked(a.data() + 144, 72) + blocked(a.data() + 216, 84);
-  CHECK(evalcli::numpy_pairwise_sum(a.data(), 300) == left + right);
+    system.segments = system.rows.size();
+    const auto presentation = evalcli::cli::cider_presentation(std::nullopt, {});
+    INFO(expected.count << " images");
+    CHECK(presentation->corpus_score(system) == expected.mean);
+  }
 }
 
 TEST_CASE("CIDEr-D of identical and partly matching captions (hand-computed)", "[cider]") {

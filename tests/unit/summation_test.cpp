@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "support/numpy_sum_reference.hpp"
+
 namespace evalcli::stats {
 namespace {
 std::vector<double> sequence(std::size_t n) {
@@ -29,6 +31,28 @@ TEST_CASE("numpy_sum reproduces numpy's chunked pairwise summation", "[stats][su
   CHECK(numpy_sum(sequence(20000)) == 2027182.8501428573);
   CHECK(numpy_mean(sequence(20000)) == 101.35914250714286);
   CHECK(numpy_sum(std::vector<double>{1.0, 2.0}) == 3.0);
+}
+
+namespace numpy_reference = evalcli::test::numpy_reference;
+
+TEST_CASE("numpy_sum equals a transcription of numpy's buffered pairwise reduce, bit for bit", "[stats][summation]") {
+  // Around the block size (128), the buffer size (8192) and well past it.
+  for (std::size_t count : {0, 1, 7, 8, 21, 128, 129, 300, 8191, 8192, 8193, 9000, 16385, 20000, 65537}) {
+    const auto scores = numpy_reference::per_image_scores(count, 7);
+    INFO("count " << count);
+    CHECK(numpy_sum(scores) == numpy_reference::add_reduce(scores));
+  }
+}
+
+TEST_CASE("numpy_mean over 9,000+ values equals what numpy printed", "[stats][summation]") {
+  for (const auto& expected : numpy_reference::numpy_results()) {
+    const auto scores = numpy_reference::per_image_scores(expected.count, expected.seed);
+    INFO("count " << expected.count << " seed " << expected.seed);
+    CHECK(numpy_reference::add_reduce(scores) == expected.sum);
+    CHECK(numpy_sum(scores) == expected.sum);
+    CHECK(numpy_mean(scores) == expected.mean);
+    CHECK(numpy_mean(scores) != expected.unbuffered_pairwise_mean);
+  }
 }
 
 }  // namespace evalcli::stats

@@ -4,6 +4,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "evalcli/cli/cli.hpp"
@@ -39,7 +40,7 @@ std::string score_json(const Metric& metric, std::span<const Stat> stats, const 
 std::string align_on_equals(const std::vector<std::string>& lines);
 
 // Length in code points, as Python's len() of a str.
-std::size_t display_length(const std::string& utf8);
+std::size_t display_length(std::string_view utf8);
 
 // Python json.dumps string quoting (ensure_ascii escapes non-ASCII as \uXXXX).
 std::string python_json_quote(const std::string& utf8, bool ensure_ascii);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "evalcli/metrics/metric.hpp"
+#include "evalcli/stats/summation.hpp"
 #include "evalcli/text/pipeline.hpp"
 
 namespace evalcli {
@@ -34,11 +35,9 @@ CiderVariant parse_cider_variant(std::string_view name);  // "cider-d" | "cider"
 std::string cider_variant_name(CiderVariant variant);      // "cider-d" | "cider"
 std::string cider_display_name(CiderVariant variant);      // "CIDEr-D" | "CIDEr"
 
-// numpy's pairwise summation (np.add.reduce on a contiguous float64 array).
-double numpy_pairwise_sum(const double* values, std::size_t n);
-inline double numpy_mean(const std::vector<double>& values) {
-  return numpy_pairwise_sum(values.data(), values.size()) / static_cast<double>(values.size());
-}
+// pycocoevalcap's np.mean of the per-image scores (src/cli/cmd_cider.cpp calls
+// it unqualified; the one implementation is in stats/summation).
+using stats::numpy_mean;
 
 // Splits tokenizer output into words as Python's str.split() does (pycocoevalcap
 // splits the PTB output this way, so "2<NBSP>1/2" becomes two words).

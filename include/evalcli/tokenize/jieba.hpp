@@ -14,31 +14,18 @@
 #include <utility>
 #include <vector>
 
+#include "evalcli/core/huge_pages.hpp"
+
 namespace evalcli::jieba {
 
 // Where Debian's python3-jieba keeps jieba (dict.txt, finalseg/prob_*.py, __init__.py).
 inline constexpr const char* kDebianJiebaDir = "/usr/lib/python3/dist-packages/jieba";
 inline constexpr const char* kDebianPackageHint = "hint: install the Debian package python3-jieba";
 
-// A regular file mapped read-only (and prefaulted): its bytes without a copy.
-class MappedFile {
- public:
-  // False if `path` is not a readable regular file.
-  bool open(const std::string& path);
-  std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
-  MappedFile() = default;
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  ~MappedFile();
-
- private:
-  void* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-// A growable array of 64-bit words that start at zero, in its own anonymous
-// mapping: fresh pages are zero already (no memset), and the kernel may back it
-// with 2 MB pages (MADV_HUGEPAGE), which spares most of the ~2,000 page faults
+// A growable array of 64-bit words that start at zero, always in its own
+// anonymous mapping (memory::ZeroedBuffer of whole 2 MiB pages): fresh pages
+// are zero already (no memset), growth is an mremap (no copy), and the kernel
+// may back it with 2 MB pages, which spares most of the ~2,000 page faults
 // that filling jieba's 8.5 MB slot array would take.
 class ZeroedArray {
  public:
@@ -48,30 +35,27 @@ class ZeroedArray {
     swap(other);
     return *this;
   }
-  ~ZeroedArray();
 
-  std::uint64_t* data() { return data_; }
-  const std::uint64_t* data() const { return data_; }
+  std::uint64_t* data() { return static_cast<std::uint64_t*>(buffer_.data()); }
+  const std::uint64_t* data() const { return static_cast<const std::uint64_t*>(buffer_.data()); }
   std::size_t size() const { return size_; }
-  std::size_t capacity() const { return capacity_; }
-  std::uint64_t& operator[](std::size_t i) { return data_[i]; }
+  std::size_t capacity() const { return buffer_.size() / sizeof(std::uint64_t); }
+  std::uint64_t& operator[](std::size_t i) { return data()[i]; }
   // Room for `capacity` words without moving.
   void reserve(std::size_t capacity);
   // Appends `count` zero words.
   void grow(std::size_t count) {
-    if (size_ + count > capacity_) reserve(std::max(size_ + count, capacity_ * 2));
+    if (size_ + count > capacity()) reserve(std::max(size_ + count, capacity() * 2));
     size_ += count;
   }
 
  private:
   void swap(ZeroedArray& other) noexcept {
-    std::swap(data_, other.data_);
+    std::swap(buffer_, other.buffer_);
     std::swap(size_, other.size_);
-    std::swap(capacity_, other.capacity_);
-    std::swap(mapped_bytes_, other.mapped_bytes_);
   }
-  std::uint64_t* data_ = nullptr;
-  std::size_t size_ = 0, capacity_ = 0, mapped_bytes_ = 0;
+  memory::ZeroedBuffer buffer_;
+  std::size_t size_ = 0;
 };
 
 // jieba's prefix dictionary (Tokenizer.gen_pfdict): every word with its

@@ -11,6 +11,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/metrics/meteor15.hpp"
 #include "meteor15_internal.hpp"
 
@@ -93,19 +94,9 @@ nlohmann::json details(const Numbers& n, const std::string& eval_id) {
 
 namespace {
 
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t at; (at = text.find(separator, start)) != std::string::npos; start = at + 1) {
-    parts.push_back(text.substr(start, at - start));
-  }
-  parts.push_back(text.substr(start));
-  return parts;
-}
-
-std::vector<double> numbers_of(const std::string& joined) {
+std::vector<double> numbers_of(std::string_view joined) {
   std::vector<double> numbers;
-  for (const auto& part : split(joined, '_')) numbers.push_back(signature_double("eval-id", part));
+  for (auto part : split(joined, '_')) numbers.push_back(signature_double("eval-id", part));
   return numbers;
 }
 
@@ -147,7 +138,8 @@ EvalId parse_eval_id(const std::string& eval_id) {
   id.language = parts[3];
   id.normalization = parts[4];
   const auto parameters = numbers_of(parts[5]);
-  id.modules = split(parts[6], '_');
+  const auto modules = split(parts[6], '_');
+  id.modules.assign(modules.begin(), modules.end());
   id.weights = numbers_of(parts[7]);
   // The numbers must read back as printed, one weight per module.
   if (parameters.size() != 4 || id.weights.size() != id.modules.size() || id.weights.size() > kMaxModules ||
