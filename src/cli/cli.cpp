@@ -79,8 +79,10 @@ void print_error(std::ostream& err, const std::string& message, const std::strin
 
 using AddCommand = void (*)(CLI::App&, Streams&);
 
-// Commands with a flow of their own, after the metrics the registry declares
-// (bleu, chrf, ter, ...: add_metric_command), in help order. Each command's
+// Commands with a flow of their own: metrics with a corpus scorer (which still
+// take their options from their definition) and the commands that are not a
+// metric's, in help order; the other metrics of the registry get
+// add_metric_command. Each command's
 // options, validators and callbacks cost heap and code pages at start.
 constexpr std::pair<std::string_view, AddCommand> kOwnCommands[] = {
     {"rouge", add_rouge_command},       {"cider", add_cider_command},
@@ -90,15 +92,27 @@ constexpr std::pair<std::string_view, AddCommand> kOwnCommands[] = {
 
 // `evalcli NAME ...` builds only NAME's subcommand (evalcli ppl's memory target counts every page the
 // process touches); anything else (--help, --version, a typo) builds all of them for help and errors.
+AddCommand own_command(std::string_view name) {
+  for (const auto& [own, add] : kOwnCommands) {
+    if (own == name) return add;
+  }
+  return nullptr;
+}
+
+void add_command(CLI::App& app, Streams& io, const MetricDefinition& definition) {
+  if (AddCommand add = own_command(definition.command)) return add(app, io);
+  add_metric_command(app, definition, io);
+}
+
 void add_subcommands(CLI::App& app, Streams& io, std::string_view first_arg) {
-  for (const auto& [name, add] : kOwnCommands) {
-    if (name == first_arg) return add(app, io);
-  }
   if (const MetricDefinition* definition = find_metric_definition_by_command(first_arg)) {
-    return add_metric_command(app, *definition, io);
+    return add_command(app, io, *definition);
   }
-  for (const MetricDefinition* definition : metric_definitions()) add_metric_command(app, *definition, io);
-  for (const auto& [name, add] : kOwnCommands) add(app, io);
+  if (AddCommand add = own_command(first_arg)) return add(app, io);
+  for (const MetricDefinition* definition : metric_definitions()) add_command(app, io, *definition);
+  for (const auto& [name, add] : kOwnCommands) {
+    if (find_metric_definition_by_command(name) == nullptr) add(app, io);
+  }
 }
 
 }  // namespace

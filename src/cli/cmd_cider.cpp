@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "evalcli/cli/common.hpp"
-#include "evalcli/cli/run_signature.hpp"
-#include "evalcli/metrics/signature_factories.hpp"
+#include "evalcli/cli/metric_command.hpp"
+#include "evalcli/metrics/text_options.hpp"
 #include "evalcli/cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
@@ -35,12 +35,8 @@ struct CiderCommandOptions {
   std::vector<std::string> normalizers;
   bool lowercase = false;
   TokenizerOptions tokenizer_options;
-  std::string variant = "cider-d";
-  int max_n = 4;
-  double sigma = 6.0;
   std::string df_path;
   std::string save_df_path;
-  std::string signature;
 };
 
 io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
@@ -79,33 +75,35 @@ void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& l
   for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);
 }
 
-// --signature: the metric's options from the signature; its df: field must
-// then be what this run uses (corpus, or the --df file's hash).
-std::optional<RunSignature> apply_signature(CiderCommandOptions& o, const CLI::App& cmd) {
-  if (o.signature.empty()) return std::nullopt;
-  refuse_options_set_by_signature(cmd, {"--tokenize", "--normalize", "--lowercase", "--jieba-hmm", "--variant",
-                                        "--ngram-order", "--sigma"});
-  RunSignature given = read_run_signature(o.signature, std::nullopt, o.output, cmd);
-  const CiderSignature read = cider_options_from_signature(given.metric_text(), o.tokenizer_options);
-  o.variant = cider_variant_name(read.options.variant);
-  o.max_n = read.options.max_n;
-  o.sigma = read.options.sigma;
-  o.tokenizer = read.text.tokenizer;
-  o.lowercase = read.text.lowercase;
-  o.normalizers = read.text.normalizers;
-  if (read.df_field != "corpus" && o.df_path.empty()) {
+// The command's options from the values of its definition's table (command
+// line, or a --signature with the files and --df given on the command line).
+CiderCommandOptions command_options(const MetricRun& run) {
+  const OptionValues& values = run.values;
+  CiderCommandOptions o;
+  o.input = run.input;
+  o.output = run.output;
+  o.jsonl = values.text("jsonl");
+  o.coco_annotations = values.text("coco-annotations");
+  o.coco_results = values.text("coco-results");
+  const PipelineOptions text = pipeline_options(values, "ptb");
+  o.tokenizer = text.tokenizer;
+  o.normalizers = text.normalizers;
+  o.lowercase = text.lowercase;
+  o.tokenizer_options = text.tokenizer_options;
+  o.df_path = values.text("df");
+  o.save_df_path = values.text("save-df");
+  if (cider_signature_df(values) != "corpus" && o.df_path.empty()) {
     throw usage_error(fmt::format("the signature's df:{} names saved document frequencies: give them with --df FILE",
-                                  read.df_field));
+                                  cider_signature_df(values)));
   }
-  return given;
+  return o;
 }
 
-void run_cider(CiderCommandOptions o, const CLI::App& cmd, Streams& io) {
-  const std::optional<RunSignature> given = apply_signature(o, cmd);
-  CiderOptions options;
-  options.variant = parse_cider_variant(o.variant);
-  options.max_n = o.max_n;
-  options.sigma = o.sigma;
+// CIDEr's corpus scorer: document frequencies over all references, then every image's score.
+void run_cider(MetricRun& run, Streams& io) {
+  const CiderCommandOptions o = command_options(run);
+  const std::optional<RunSignature>& given = run.given;
+  const CiderOptions options = cider_options(run.values);
   auto pipeline =
       std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer, o.tokenizer_options});
 
@@ -217,27 +215,6 @@ std::unique_ptr<Presentation> cider_presentation(std::optional<std::size_t> docu
   return presentation;
 }
 
-void add_cider_command(CLI::App& app, Streams& io) {
-  auto options = std::make_shared<CiderCommandOptions>();
-  options->output.width = 4;  // CIDEr is on a 0..10 scale
-  auto* cmd = app.add_subcommand("cider", "CIDEr-D (pycocoevalcap) and original CIDEr (vrama91/cider)");
-  add_input_options(cmd, options->input);
-  add_output_options(cmd, options->output);
-  cmd->add_option("--jsonl", options->jsonl, "JSONL items {\"id\", \"refs\": [...], \"hyp\"} (hyp optional with -i)");
-  cmd->add_option("--coco-annotations", options->coco_annotations, "COCO captions annotation file (references)");
-  cmd->add_option("--coco-results", options->coco_results, "COCO results file [{\"image_id\", \"caption\"}]");
-  cmd->add_option("--tokenize", options->tokenizer, "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ...");
-  cmd->add_option("--normalize", options->normalizers, "normalizers applied before tokenizing, in order");
-  cmd->add_flag("--lowercase", options->lowercase, "lowercase before tokenizing (-lc)");
-  add_tokenizer_options(cmd, options->tokenizer_options);
-  cmd->add_option("--variant", options->variant, "cider-d (pycocoevalcap, default) or cider (original, vrama91)")
-      ->check(CLI::IsMember({"cider-d", "cider"}));
-  cmd->add_option("--ngram-order", options->max_n, "n-gram orders 1..N (default 4)")->check(CLI::Range(1, 16));
-  cmd->add_option("--sigma", options->sigma, "CIDEr-D length-penalty sigma (default 6)");
-  cmd->add_option("--df", options->df_path, "document frequencies from FILE (written by --save-df) instead of the references");
-  cmd->add_option("--save-df", options->save_df_path, "write the document frequencies in effect to FILE (atomically)");
-  add_signature_option(cmd, options->signature);
-  cmd->callback([options, cmd, &io] { run_cider(*options, *cmd, io); });
-}
+void add_cider_command(CLI::App& app, Streams& io) { add_metric_command(app, cider_definition(), io, run_cider); }
 
 }  // namespace evalcli::cli

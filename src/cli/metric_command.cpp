@@ -105,6 +105,7 @@ void add_metric_command(CLI::App& app, const MetricDefinition& definition, Strea
     std::string signature;
   };
   auto state = std::make_shared<State>();
+  state->output.width = definition.default_width;
   auto* cmd = app.add_subcommand(definition.command, definition.summary);
   add_input_options(cmd, state->input);
   add_output_options(cmd, state->output, statistics);

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/metrics/text_options.hpp"
 #include "evalcli/core/huge_pages.hpp"
 #include "evalcli/stats/summation.hpp"
 #include "evalcli/text/text_arena.hpp"
@@ -675,6 +677,96 @@ std::string cider_signature_fields(const CiderOptions& options, const TextPipeli
   if (pipeline.lowercase()) sig += "|case:lc";
   if (pipeline.has_normalizers()) sig += "|norm:" + pipeline.normalizer_chain_id();
   return sig;
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+constexpr const char* kDfRead = "signature-df";
+
+// CIDEr's document frequencies come from all references: statistics of
+// shards that each counted their own (df:corpus) are not parts of one run.
+std::string cider_shard_problem(const std::string& signature) {
+  if (find_field(parse_signature(signature), "df").value_or("corpus") != "corpus") return "";
+  return "CIDEr shards scored with document frequencies of their own references (df:corpus) cannot be merged: "
+         "count them once over all references (evalcli cider ... --save-df DF) and score every shard with --df DF";
+}
+
+// The statistics model of a run (merge, check): its per-image scores are
+// computed by the corpus scorer (`evalcli cider`), which needs every
+// reference; the document frequencies are identified by the df: field.
+std::unique_ptr<StatsModel> build_cider(const OptionValues& values, const BuildContext&) {
+  auto pipeline = std::make_unique<TextPipeline>(pipeline_options(values, "ptb"));
+  check_signature_tokenizer_fields(values, pipeline->tokenizer());
+  return std::make_unique<Cider>(cider_options(values), std::move(pipeline),
+                                 std::make_shared<CiderDocumentFrequencies>(), values.text(kDfRead, "corpus"));
+}
+
+MetricDefinition make_cider_definition() {
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ..."};
+  MetricDefinition d;
+  d.command = "cider";
+  d.summary = "CIDEr-D (pycocoevalcap) and original CIDEr (vrama91/cider)";
+  d.names = {"CIDEr"};
+  d.default_width = 4;
+  d.options = {
+      {.name = "jsonl",
+       .help = "JSONL items {\"id\", \"refs\": [...], \"hyp\"} (hyp optional with -i)",
+       .role = OptionRole::resource},
+      {.name = "coco-annotations", .help = "COCO captions annotation file (references)", .role = OptionRole::resource},
+      {.name = "coco-results", .help = "COCO results file [{\"image_id\", \"caption\"}]", .role = OptionRole::resource},
+  };
+  const auto shared = text_option_specs(text);
+  d.options.insert(d.options.end(), shared.begin(), shared.end());
+  d.options.insert(d.options.end(),
+                   {
+                       {.name = "variant",
+                        .help = "cider-d (pycocoevalcap, default) or cider (original, vrama91)",
+                        .choices = {"cider-d", "cider"},
+                        .signature_key = "variant"},
+                       {.name = "ngram-order",
+                        .kind = OptionKind::integer,
+                        .help = "n-gram orders 1..N",
+                        .default_text = "4",
+                        .min = 1,
+                        .max = 16,
+                        .signature_key = "n"},
+                       {.name = "sigma",
+                        .kind = OptionKind::real,
+                        .help = "CIDEr-D length-penalty sigma",
+                        .default_text = "6",
+                        .signature_key = "sigma"},
+                       {.name = "df",
+                        .help = "document frequencies from FILE (written by --save-df) instead of the references",
+                        .role = OptionRole::resource},
+                       {.name = "save-df",
+                        .help = "write the document frequencies in effect to FILE (atomically)",
+                        .role = OptionRole::no_effect},
+                   });
+  d.signature_keys = text_signature_keys(text);
+  d.signature_keys.push_back({"df", "", [](const std::string& value, OptionValues& values) { values.set(kDfRead, value); }});
+  d.build = build_cider;
+  d.shard_problem = cider_shard_problem;
+  d.segments_alone = false;
+  return d;
+}
+
+}  // namespace
+
+CiderOptions cider_options(const OptionValues& values) {
+  CiderOptions options;
+  options.variant = parse_cider_variant(values.text("variant", "cider-d"));
+  options.max_n = values.integer("ngram-order", options.max_n);
+  options.sigma = values.real("sigma", options.sigma);
+  return options;
+}
+
+std::string cider_signature_df(const OptionValues& values) { return values.text(kDfRead, "corpus"); }
+
+const MetricDefinition& cider_definition() {
+  static const MetricDefinition definition = make_cider_definition();
+  return definition;
 }
 
 }  // namespace evalcli

@@ -70,6 +70,13 @@ void apply_option_field(const OptionSpec& spec, const SignatureField& field, Opt
   values.set(spec.name, field.value);
 }
 
+void check_metric_name(const MetricDefinition& definition, const std::string& name) {
+  for (const auto& prefix : definition.names) {
+    if (name.rfind(prefix, 0) == 0) return;
+  }
+  throw usage_error(fmt::format("signature is for {}, not {}", name, definition.names.front()));
+}
+
 }  // namespace
 
 bool OptionValues::has(std::string_view name) const { return values_.find(name) != values_.end(); }
@@ -157,6 +164,11 @@ OptionValues option_values_from_signature(const MetricDefinition& definition,
     }
     const auto entry = std::find_if(definition.signature_keys.begin(), definition.signature_keys.end(),
                                     [&](const SignatureKey& k) { return k.key == key; });
+    if (entry == definition.signature_keys.end() && key == "metric") {
+      // A whole pasted line starts with the metric's name ("CIDEr-D|nrefs:2|...").
+      check_metric_name(definition, field.value);
+      continue;
+    }
     if (entry == definition.signature_keys.end()) {
       throw usage_error(fmt::format("signature field '{}:{}' is not a {} option evalcli knows", field.key, field.value,
                                     definition.names.front()));

@@ -8,6 +8,7 @@
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
+#include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/meteor.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
@@ -21,16 +22,8 @@ namespace {
 // declares a MetricDefinition (docs/adding-a-metric.md), and one line here.
 std::vector<const MetricDefinition*>& definitions() {
   static std::vector<const MetricDefinition*> list = {&bleu_definition(), &chrf_definition(), &ter_definition(),
-                                                      &meteor_definition()};
+                                                      &meteor_definition(), &cider_definition()};
   return list;
-}
-
-// CIDEr's document frequencies come from all references: statistics of
-// shards that each counted their own (df:corpus) are not parts of one run.
-std::string cider_shard_problem(const std::string& signature) {
-  if (find_field(parse_signature(signature), "df").value_or("corpus") != "corpus") return "";
-  return "CIDEr shards scored with document frequencies of their own references (df:corpus) cannot be merged: "
-         "count them once over all references (evalcli cider ... --save-df DF) and score every shard with --df DF";
 }
 
 // Metrics not yet declared by a MetricDefinition: rebuilt by their own readers.
@@ -49,7 +42,6 @@ struct Registration {
 const Registration kLegacy[] = {
     {"ROUGE", "rouge", rouge_from_signature, true},
     {"ROUGE-1.5.5", "rouge", rouge155_from_signature, true},
-    {"CIDEr", "cider", cider_from_signature, true, cider_shard_problem, false},
     {"PPL", "ppl", ppl::ppl_from_signature, false},
 };
 

@@ -129,47 +129,4 @@ Rouge155Options rouge155_options_from_signature(const std::string& signature) {
   return options;
 }
 
-std::unique_ptr<StatsModel> cider_from_signature(const std::string& signature) {
-  const CiderSignature read = cider_options_from_signature(signature);
-  auto pipeline = std::make_unique<TextPipeline>(read.text);
-  check_tokenizer_fields(pipeline->tokenizer(), read.tokenizer_fields);
-  // Only the statistics of scored items are merged: the document frequencies
-  // that produced them are identified by `df:` and are not needed again.
-  return std::make_unique<Cider>(read.options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(),
-                                 read.df_field);
-}
-
-CiderSignature cider_options_from_signature(const std::string& signature, const TokenizerOptions& tokenizer_options) {
-  CiderSignature read;
-  CiderOptions& options = read.options;
-  PipelineOptions& text = read.text;
-  text.tokenizer = "ptb";
-  text.tokenizer_options = tokenizer_options;
-  std::string& df_field = read.df_field;
-  auto& tokenizer_fields = read.tokenizer_fields;
-  for (const auto& field : parse_signature(signature)) {
-    const auto& [key, value] = field;
-    if (key == "variant") {
-      options.variant = parse_cider_variant(value);
-    } else if (key == "n") {
-      options.max_n = signature_int(key, value);
-    } else if (key == "sigma") {
-      options.sigma = signature_double(key, value);
-    } else if (key == "df") {
-      df_field = value;
-    } else if (key == "tok") {
-      text.tokenizer = tokenizer_name(value);
-    } else if (key == "case") {
-      text.lowercase = value == "lc";
-    } else if (key == "norm") {
-      text.normalizers = normalizer_names(value);
-    } else if (is_tokenizer_field(key)) {
-      tokenizer_fields.emplace_back(key, value);
-    } else if (!informational(key)) {
-      unknown_field("CIDEr", field);
-    }
-  }
-  return read;
-}
-
 }  // namespace evalcli

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/stats/summation.hpp"
 #include "evalcli/text/pipeline.hpp"
@@ -125,5 +126,12 @@ class Cider : public Metric {
 // "variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1[|case:lc][|norm:...]"
 std::string cider_signature_fields(const CiderOptions& options, const TextPipeline& pipeline,
                                    const std::string& df_field);
+
+// CIDEr declared once (src/metrics/cider.cpp): its options, signature fields,
+// and the statistics model of a run; `evalcli cider` is its corpus scorer.
+const MetricDefinition& cider_definition();
+// The CIDEr options the values stand for, and the df: field a signature gave ("corpus" if none).
+CiderOptions cider_options(const OptionValues& values);
+std::string cider_signature_df(const OptionValues& values);
 
 }  // namespace evalcli

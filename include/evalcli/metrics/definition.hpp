@@ -95,6 +95,7 @@ struct MetricDefinition {
   std::string summary;              // its one-line help
   std::vector<std::string> names;   // name() prefixes of what it builds ("BLEU"; "chrF" for chrF2++)
   bool higher_is_better = true;
+  int default_width = 1;  // decimals of printed scores when -w is not given (CIDEr 4: a 0..10 scale)
   std::vector<OptionSpec> options;
   std::vector<SignatureKey> signature_keys;
   // The metric from option values (command line or signature); throws usage errors.
