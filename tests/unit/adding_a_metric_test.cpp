@@ -11,6 +11,7 @@
 // statistics is 100 * (1 + beta^2) * matches / (beta^2 * ref_len + hyp_len).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -51,16 +52,17 @@ class UnigramF : public Metric {
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override {
     ++unigram_f_segments;
     const auto hyp_counts = counts(hyp);
-    out[0] = -1;
+    double best = -1, best_length = 0;  // the reference with the most matches, the first on ties
     for (const auto& ref : refs) {
       const auto ref_counts = counts(ref);
-      const double matches = clipped_matches(hyp_counts, ref_counts);
-      if (matches > out[0]) {
-        out[0] = matches;
-        out[2] = total(ref_counts);
+      if (const double matches = clipped_matches(hyp_counts, ref_counts); matches > best) {
+        best = matches;
+        best_length = total(ref_counts);
       }
     }
+    out[0] = std::max(best, 0.0);
     out[1] = total(hyp_counts);
+    out[2] = best_length;
   }
 
   double score(std::span<const Stat> stats) const override {
@@ -326,6 +328,9 @@ TEST_CASE("adding a metric: its printed signature reproduces text and JSON, also
   // The score is the one this test computes (kHyp is lowercase, NFKC changes nothing).
   const auto report = nlohmann::json::parse(unif(ref, {hyp.path()}, concat(options, {"-f", "json"})));
   CHECK(report["score"].get<double>() == Approx(f_beta(sum(kHypLineTypes), 2)).epsilon(1e-12));
+  const Counts types = sum(kHypLineTypes);
+  CHECK(report["precision"].get<double>() == Approx(types.matches / types.hyp_len));  // details()
+  CHECK(report["recall"].get<double>() == Approx(types.matches / types.ref_len));
   // A whole printed line (name, signature, " = score") is a signature too.
   const std::string line = unif(ref, {hyp.path()}, options);
   const std::string pasted = line.substr(0, line.find('\n'));
