@@ -1,10 +1,13 @@
 // Shard and merge (docs/sharding.md): `evalcli merge` of 1, 2 and 7 shards of
 // WMT22 data prints exactly what one run over the whole data prints, for every
-// metric command available; mismatched shards are refused; `evalcli check`
+// metric command available (every registered segment metric with its
+// defaults, too); mismatched shards are refused; `evalcli check`
 // passes and fails on crafted baselines.
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
+#include "support/registered_metrics.hpp"
 #include "support/test_support.hpp"
 
 namespace evalcli::test {
@@ -71,6 +74,12 @@ std::vector<Case> all_cases() {
   };
   cases[11].cider_df = true;
   cases[12].ppl = true;
+  // Every registered segment metric with its defaults, unless listed above: a metric that lands is covered.
+  for (const auto& command : registered_segment_commands()) {
+    const bool listed = std::any_of(cases.begin(), cases.end(),
+                                    [&](const Case& c) { return c.command == command && c.options.empty(); });
+    if (!listed) cases.push_back({command, {}});
+  }
   return cases;
 }
 

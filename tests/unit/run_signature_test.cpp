@@ -2,6 +2,9 @@
 // non-default options prints a signature; the same inputs scored with only that
 // signature print the same bytes (text and JSON), also with a bootstrap
 // interval and paired tests, whose bs:/ar:/seed: fields the signature carries.
+// The hand-written cases set non-default options; every registered segment
+// metric is also checked with its defaults (tests/support/registered_metrics.hpp).
+#include "support/registered_metrics.hpp"
 #include "support/test_support.hpp"
 
 namespace evalcli::test {
@@ -57,8 +60,15 @@ std::vector<Case> cases(const std::string& shared) {
   };
 }
 
+// Every registered segment metric with its defaults (a metric that lands is covered without a line here).
+std::vector<Case> registered_cases() {
+  std::vector<Case> cases;
+  for (const auto& command : registered_segment_commands()) cases.push_back({command, {}});
+  return cases;
+}
+
 std::string label(const Case& c) {
-  std::string text = c.command;
+  std::string text = c.command + (c.options.empty() ? " (defaults)" : "");
   for (const auto& option : c.options) text += " " + option;
   return text;
 }
@@ -117,14 +127,16 @@ std::optional<std::string> shared_root() {
 TEST_CASE("a printed signature given to --signature reproduces the run, for every metric", "[signature]") {
   const auto shared = shared_root();
   if (!shared && running_in_ci()) FAIL("../shared is missing, and CI=true requires it");
-  for (const auto& c : cases(shared.value_or("/nonexistent"))) {
+  auto all = cases(shared.value_or("/nonexistent"));
+  for (auto& c : registered_cases()) all.push_back(std::move(c));
+  for (const auto& c : all) {
     if (c.needs_shared && !shared) continue;  // the project's own cases still run
     SECTION(label(c)) {
       INFO(label(c));
       check_round_trip(c, {}, false, {});
       // The bootstrap interval: bs:/seed: in the signature turn it on again.
       const std::string ci_flag = c.command == "rouge" ? "--ci" : "--confidence";  // rouge: --confidence LEVEL is rouge-score's
-      if (c.options[0] != "--bootstrap") {
+      if (c.options.empty() || c.options[0] != "--bootstrap") {
         check_round_trip(c, {ci_flag, "--confidence-n", "40", "--seed", "3"}, false, {});
       }
       if (c.paired) {
