@@ -9,6 +9,7 @@
 
 #include "evalcli/cli/common.hpp"
 #include "evalcli/cli/presentations.hpp"
+#include "evalcli/cli/metric_command.hpp"
 #include "evalcli/cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
@@ -41,6 +42,7 @@ struct PplOptions {
   std::string json_out;
   bool per_doc = false;
   std::string signature;
+  OptionValues values;   // the options of ppl_definition()'s table, as given
   OutputOptions output;  // the shared statistics options (--stats, --confidence, --stats-out, ...)
 };
 
@@ -345,37 +347,43 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
 // the command line and checked against the signature's lm:/lm-md5:/order:.
 std::optional<RunSignature> apply_signature(PplOptions& o, const CLI::App& cmd) {
   if (o.signature.empty()) return std::nullopt;
-  refuse_options_set_by_signature(cmd, {"--null-context", "--tokenize", "--normalize", "--lowercase", "--logprob-base"});
+  const MetricDefinition& definition = ppl::ppl_definition();
+  refuse_metric_options(cmd, definition.options);
   RunSignature given = read_run_signature(o.signature, std::nullopt, o.output, cmd);
   const std::string mode = find_field(given.metric_fields, "mode").value_or("");
-  if (mode != (o.lm.empty() ? "logprobs" : "arpa")) {
+  if (mode != (o.values.has("lm") ? "arpa" : "logprobs")) {
     throw usage_error(fmt::format("the signature is for mode:{}, but {} was given", mode.empty() ? "?" : mode,
-                                  o.lm.empty() ? "--logprobs" : "--lm"));
+                                  o.values.has("lm") ? "--lm" : "--logprobs"));
   }
-  for (const auto& [key, value] : given.metric_fields) {
-    if (key == "ctx") {
-      if (value != "sentence" && value != "null") throw usage_error(fmt::format("signature: unknown ctx '{}'", value));
-      o.null_context = value == "null";
-    } else if (key == "tok") {
-      o.tokenizer = value == "none" ? "none" : tokenizer_from_signature(value)->name();
-    } else if (key == "norm") {
-      o.normalizers.clear();
-      if (value != "none") {
-        for (const auto& id : split_field_value(value, '+')) o.normalizers.push_back(normalizer_from_id(id)->name());
-      }
-    } else if (key == "case") {
-      o.lowercase = signature_lowercase(value);
-    } else if (key == "base") {
-      o.logprob_base = value;
-    }
-    // mode, lm, lm-md5, order, count: checked against the run's own fields.
-  }
+  OptionValues read = option_values_from_signature(definition, given.metric_fields);
+  read.merge_role(o.values, definition.options, OptionRole::resource);
+  read.merge_role(o.values, definition.options, OptionRole::no_effect);
+  o.values = std::move(read);
   return given;
 }
 
+// The options of the run from the values of the definition's table.
+void take_values(PplOptions& o) {
+  const OptionValues& values = o.values;
+  o.lm = values.text("lm");
+  o.logprobs = values.text("logprobs");
+  o.input = values.text("input", "-");
+  o.null_context = values.flag("null-context");
+  o.kenlm_output = values.flag("kenlm-output");
+  o.kenlm_final_line = values.flag("kenlm-final-line");
+  o.levels = values.list("level");
+  o.tokenizer = values.text("tokenize", "none");
+  o.normalizers = values.list("normalize");
+  o.lowercase = values.flag("lowercase");
+  o.logprob_base = values.text("logprob-base", "e");
+}
+
 void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
-  if (o.lm.empty() == o.logprobs.empty()) throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
+  if (o.values.has("lm") == o.values.has("logprobs")) {
+    throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
+  }
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
+  take_values(o);
   const RunSignature* signature = given ? &*given : nullptr;
   if (o.kenlm_output && wants_statistics(o.output)) {
     throw usage_error("--kenlm-output prints KenLM's text only: the statistics options need the evalcli report");
@@ -471,26 +479,9 @@ std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool pe
 
 void add_ppl_command(CLI::App& app, Streams& io) {
   auto o = std::make_shared<PplOptions>();
-  auto* cmd = app.add_subcommand(
-      "ppl",
-      "Perplexity: ARPA n-gram model over text (KenLM query's numbers), or any LM's per-token log-probs (JSONL).\n"
-      "Perplexity is only comparable between models with the same tokenization and vocabulary; BPC/BPB are\n"
-      "normalised by the text and comparable - but a closed-vocabulary model gets <unk> cheaply, so read them\n"
-      "next to the OOV count.");
-  cmd->add_option("--lm", o->lm, "ARPA model (plain, .gz, .bz2, .xz; detected by content)");
-  cmd->add_option("--logprobs", o->logprobs, "JSONL file: {\"text\", \"tokens\"?, \"logprobs\"} per line (\"-\" = stdin)");
-  cmd->add_option("-i,--input", o->input, "text to score with --lm (default stdin; may be compressed)");
-  cmd->add_flag("-n,--null-context", o->null_context, "no <s> context and no </s> (KenLM query -n)");
-  cmd->add_flag("--kenlm-output", o->kenlm_output, "print exactly what KenLM query prints (see --level)");
-  cmd->add_flag("--kenlm-final-line", o->kenlm_final_line,
-                "reproduce KenLM's handling of a last line without newline (its words count as tokens, "
-                "its probabilities are dropped); default: scored like any line");
-  cmd->add_option("-v,--level", o->levels, "with --kenlm-output: summary, sentence, word (repeatable; default all)");
-  cmd->add_option("--tokenize", o->tokenizer,
-                  "tokenizer applied before scoring: none = KenLM's split on ASCII whitespace (default), 13a, zh, char, ...");
-  cmd->add_option("--normalize", o->normalizers, "normalizers applied before tokenizing, in order");
-  cmd->add_flag("--lowercase", o->lowercase, "lowercase before tokenizing");
-  cmd->add_option("--logprob-base", o->logprob_base, "base of the log-probabilities in --logprobs: e (default), 10, 2");
+  // Its own output options (KenLM's report, --per-doc): ppl is not scored against -r files.
+  auto* cmd = app.add_subcommand("ppl", ppl::ppl_definition().summary);
+  add_option_specs(cmd, ppl::ppl_definition().options, o->values);
   cmd->add_option("-f,--format", o->format, "report format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--json-out", o->json_out, "also write the JSON report to FILE (atomically)");
   cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");

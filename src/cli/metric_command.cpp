@@ -82,7 +82,9 @@ void apply_run_signature(MetricRun& run, const std::string& signature) {
   refuse_metric_options(*run.cmd, run.definition.options);
   run.given = read_run_signature(signature, count_refs(run.input), run.output, *run.cmd);
   OptionValues read = option_values_from_signature(run.definition, run.given->metric_fields);
+  // What the signature does not set stays as the command line gave it.
   read.merge_role(run.values, run.definition.options, OptionRole::resource);
+  read.merge_role(run.values, run.definition.options, OptionRole::no_effect);
   run.values = std::move(read);
 }
 

@@ -22,7 +22,8 @@ namespace {
 // declares a MetricDefinition (docs/adding-a-metric.md), and one line here.
 std::vector<const MetricDefinition*>& definitions() {
   static std::vector<const MetricDefinition*> list = {&bleu_definition(), &chrf_definition(), &ter_definition(),
-                                                      &meteor_definition(), &cider_definition()};
+                                                      &meteor_definition(), &cider_definition(),
+                                                      &ppl::ppl_definition()};
   return list;
 }
 
@@ -42,7 +43,6 @@ struct Registration {
 const Registration kLegacy[] = {
     {"ROUGE", "rouge", rouge_from_signature, true},
     {"ROUGE-1.5.5", "rouge", rouge155_from_signature, true},
-    {"PPL", "ppl", ppl::ppl_from_signature, false},
 };
 
 // What a name() found: a definition or a legacy registration (longest prefix wins).

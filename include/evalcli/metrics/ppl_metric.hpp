@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/metrics/ppl.hpp"
 
@@ -42,5 +43,9 @@ class PplMetric : public StatsModel {
 
 // Rebuilt from a signature ("mode:arpa|..." or "mode:logprobs|..."), for merge.
 std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature);
+
+// Perplexity declared once: the options of `evalcli ppl` (its corpus scorer)
+// and the signature fields (src/metrics/ppl/ppl_metric.cpp).
+const MetricDefinition& ppl_definition();
 
 }  // namespace evalcli::ppl

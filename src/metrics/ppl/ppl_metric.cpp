@@ -7,6 +7,8 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/metrics/text_options.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
 
 namespace evalcli::ppl {
 namespace {
@@ -113,6 +115,91 @@ std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature) {
   }
   return std::make_unique<PplMetric>(*mode == "arpa" ? PplMetric::Mode::arpa : PplMetric::Mode::logprobs,
                                      metric_fields);
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+// tok: "none" (KenLM's own split on ASCII whitespace) or an evalcli tokenizer id.
+void apply_tok(const std::string& value, OptionValues& values) {
+  values.set("tokenize", value == "none" ? "none" : tokenizer_from_signature(value)->name());
+}
+
+// Fields that name the run's model or count rule: checked against the run's own.
+void checked_against_the_run(const std::string&, OptionValues&) {}
+
+// A PPL run's statistics need its model (or log-prob file): a signature alone
+// rebuilds only the statistics model (statistics_model), for merge and check.
+std::unique_ptr<StatsModel> build_ppl(const OptionValues&, const BuildContext&) {
+  throw Error(ExitCode::missing_resource, "perplexity is scored by `evalcli ppl` with its --lm model or --logprobs file");
+}
+
+MetricDefinition make_ppl_definition() {
+  const TextOptionSpecs text{
+      .tokenize_help = "tokenizer applied before scoring: none = KenLM's split on ASCII whitespace (default), 13a, zh, char, ...",
+      .tok_key = false,
+      .jieba = false};
+  MetricDefinition d;
+  d.command = "ppl";
+  d.summary =
+      "Perplexity: ARPA n-gram model over text (KenLM query's numbers), or any LM's per-token log-probs (JSONL).\n"
+      "Perplexity is only comparable between models with the same tokenization and vocabulary; BPC/BPB are\n"
+      "normalised by the text and comparable - but a closed-vocabulary model gets <unk> cheaply, so read them\n"
+      "next to the OOV count.";
+  d.names = {"PPL"};
+  d.higher_is_better = false;
+  d.default_width = 4;
+  d.options = {
+      {.name = "lm", .help = "ARPA model (plain, .gz, .bz2, .xz; detected by content)", .role = OptionRole::resource},
+      {.name = "logprobs",
+       .help = "JSONL file: {\"text\", \"tokens\"?, \"logprobs\"} per line (\"-\" = stdin)",
+       .role = OptionRole::resource},
+      {.name = "input",
+       .help = "text to score with --lm (default stdin; may be compressed)",
+       .short_flag = "-i",
+       .role = OptionRole::resource},
+      {.name = "null-context",
+       .kind = OptionKind::flag,
+       .help = "no <s> context and no </s> (KenLM query -n)",
+       .short_flag = "-n",
+       .signature_key = "ctx",
+       .flag_words = {"null", "sentence"}},
+      {.name = "kenlm-output",
+       .kind = OptionKind::flag,
+       .help = "print exactly what KenLM query prints (see --level)",
+       .role = OptionRole::no_effect},
+      // How the input's last line is read (not in the signature: default and KenLM agree on files ending in '\n').
+      {.name = "kenlm-final-line",
+       .kind = OptionKind::flag,
+       .help = "reproduce KenLM's handling of a last line without newline (its words count as tokens, "
+               "its probabilities are dropped); default: scored like any line",
+       .role = OptionRole::resource},
+      {.name = "level",
+       .kind = OptionKind::list,
+       .help = "with --kenlm-output: summary, sentence, word (repeatable; default all)",
+       .short_flag = "-v",
+       .role = OptionRole::no_effect},
+  };
+  const auto shared = text_option_specs(text);
+  d.options.insert(d.options.end(), shared.begin(), shared.end());
+  d.options.push_back({.name = "logprob-base",
+                       .help = "base of the log-probabilities in --logprobs: e (default), 10, 2",
+                       .choices = {"e", "10", "2"},
+                       .signature_key = "base"});
+  d.signature_keys = text_signature_keys(text);
+  d.signature_keys.push_back({"tok", "", apply_tok});
+  for (const char* key : {"mode", "lm", "lm-md5", "order", "count"}) d.signature_keys.push_back({key, "", checked_against_the_run});
+  d.build = build_ppl;
+  d.statistics_model = ppl_from_signature;
+  return d;
+}
+
+}  // namespace
+
+const MetricDefinition& ppl_definition() {
+  static const MetricDefinition definition = make_ppl_definition();
+  return definition;
 }
 
 }  // namespace evalcli::ppl
