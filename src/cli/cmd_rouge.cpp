@@ -11,8 +11,8 @@
 
 #include "evalcli/cli/common.hpp"
 #include "evalcli/cli/presentations.hpp"
+#include "evalcli/cli/metric_command.hpp"
 #include "evalcli/cli/run_signature.hpp"
-#include "evalcli/metrics/signature_factories.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
@@ -29,42 +29,27 @@ namespace {
 struct RougeCommandOptions {
   InputOptions input;
   OutputOptions output;
+  OptionValues values;  // the options of rouge_definition()'s table
+  std::string signature;
+  // Read from `values` by take_values: how the command runs and reports.
   std::string compat = "rouge-score";
-  std::vector<std::string> types;
-  bool stem = false;
-  std::string sentence_sep;
-  std::string tokenizer;
-  std::vector<std::string> normalizers;
-  int bootstrap = 0;
+  int bootstrap = 0;  // rouge-score's BootstrapAggregator
   unsigned seed = 42;
   double confidence = 0.95;
-  // ROUGE-1.5.5
-  std::string rouge155_data;
-  std::string rouge155_flags;
   std::string rouge155_config;
   std::string rouge155_system;
   bool rouge155_output = false;
-  int max_ngram = 4;
-  bool no_lcs = false;
-  std::string wlcs_weight;
-  int skip_distance = -1;
-  bool stopwords = false;
-  std::string scoring = "A";
-  double alpha = 0.5;
-  int counting = 0;
-  int word_limit = 0;
-  int byte_limit = 0;
-  int resamples = 1000;
-  bool per_doc = false;
-  std::string signature;
 };
 
-// "tab" -> TAB, "newline" -> "\n", "none"/"" -> none, anything else literally.
-std::pair<std::u32string, std::string> sentence_separator(const std::string& value) {
-  if (value.empty() || value == "none") return {U"", "none"};
-  if (value == "tab") return {U"\t", "tab"};
-  if (value == "newline") return {U"\n", "newline"};
-  return {utf8::decode_or_throw(value, "--sentence-sep"), "lit[" + value + "]"};
+void take_values(RougeCommandOptions& o) {
+  const OptionValues& values = o.values;
+  o.compat = values.text("compat", "rouge-score");
+  o.bootstrap = values.integer("bootstrap", 0);
+  if (values.has("seed")) o.seed = integer_in_range<unsigned>("--seed", values.text("seed"));
+  o.confidence = values.real("confidence", 0.95);
+  o.rouge155_config = values.text("rouge155-config");
+  o.rouge155_system = values.text("rouge155-system");
+  o.rouge155_output = values.flag("rouge155-output");
 }
 
 void warn_if_mostly_non_ascii(std::size_t chars, std::size_t non_ascii, Streams& io) {
@@ -81,31 +66,6 @@ nlohmann::ordered_json prf_json(const PRF& s) {
 }
 
 // ------------------------------------------------------------ rouge-score
-
-std::vector<RougeScoreType> parse_types(const std::vector<std::string>& lists) {
-  std::vector<RougeScoreType> types;
-  for (const auto& list : lists) {
-    std::size_t start = 0;
-    while (start <= list.size()) {
-      const auto comma = list.find(',', start);
-      const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (!name.empty()) types.push_back(parse_rouge_score_type(name));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-  }
-  return types;
-}
-
-RougeScoreOptions rouge_score_options(const RougeCommandOptions& o) {
-  RougeScoreOptions options;
-  options.types = parse_types(o.types);
-  options.stem = o.stem;
-  std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
-  options.tokenizer = o.tokenizer;
-  options.normalizers = o.normalizers;
-  return options;
-}
 
 void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, const RunSignature* given, CLI::App* cmd,
                      Streams& io) {
@@ -145,40 +105,6 @@ std::string perl_number(double v) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.15g", v);
   return buffer;
-}
-
-// The ROUGE-1.5.5 data folder: --rouge155-data, else ROUGE_EVAL_HOME.
-void set_rouge155_data(const RougeCommandOptions& o, Rouge155Options& options) {
-  if (!o.rouge155_data.empty()) {
-    options.data_dir = o.rouge155_data;
-  } else if (const char* home = std::getenv("ROUGE_EVAL_HOME"); home != nullptr && options.data_dir.empty()) {
-    options.data_dir = home;
-  }
-}
-
-Rouge155Options rouge155_options(const RougeCommandOptions& o, CLI::App* cmd) {
-  Rouge155Options options;
-  // Without --rouge155-flags: pyrouge's default flags, then the long options.
-  parse_rouge155_flags(o.rouge155_flags.empty() ? "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a" : o.rouge155_flags, options);
-  auto given = [cmd](const char* name) { return cmd->count(name) > 0; };
-  if (given("--max-ngram")) options.max_ngram = o.max_ngram;
-  if (given("--no-lcs")) options.lcs = false;
-  if (given("--wlcs-weight")) options.wlcs_weight = o.wlcs_weight;
-  if (given("--skip-distance")) options.skip_distance = o.skip_distance;
-  if (given("--stopwords")) options.stopwords = true;
-  if (given("--stem")) options.stem = true;
-  if (given("--scoring")) options.scoring = o.scoring == "B" ? 'B' : 'A';
-  if (given("--alpha")) options.alpha = o.alpha;
-  if (given("--counting")) options.counting = o.counting;
-  if (given("--word-limit")) options.word_limit = o.word_limit;
-  if (given("--byte-limit")) options.byte_limit = o.byte_limit;
-  if (given("--resamples")) options.resamples = o.resamples;
-  if (given("--per-doc")) options.per_doc = true;
-  set_rouge155_data(o, options);
-  std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(o.sentence_sep);
-  options.tokenizer = o.tokenizer;
-  options.normalizers = o.normalizers;
-  return options;
 }
 
 // ---- settings files (--rouge155-config): ROUGE-1.5.5.pl's own setups
@@ -308,7 +234,7 @@ void run_rouge155_setup(RougeCommandOptions o, Rouge155Options options, CLI::App
 
 void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const RunSignature* given, CLI::App* cmd,
                   Streams& io) {
-  if (!o.types.empty()) throw usage_error("--types is for --compat rouge-score; ROUGE-1.5.5 measures come from its flags");
+  if (o.values.has("types")) throw usage_error("--types is for --compat rouge-score; ROUGE-1.5.5 measures come from its flags");
   if (given != nullptr) check_rebuilt_signature(*given, Rouge155Metric(options));
   if (!o.rouge155_config.empty()) return run_rouge155_setup(o, options, cmd, io);
   if (cmd->count("--rouge155-system") > 0) throw usage_error("--rouge155-system needs --rouge155-config");
@@ -326,33 +252,31 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
 }
 
 // --signature: rouge-score or ROUGE-1.5.5 as its compat: field says, with
-// rouge-score's aggregator fields (boot:, seed:, ci:) when it printed them.
-void run_rouge_signature(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
-  refuse_options_set_by_signature(
-      *cmd, {"--compat", "--types", "--stem", "--sentence-sep", "--tokenize", "--normalize", "--bootstrap",
-             "--confidence", "--seed", "--rouge155-flags", "--max-ngram", "--no-lcs", "--wlcs-weight",
-             "--skip-distance", "--stopwords", "--scoring", "--alpha", "--counting", "--word-limit", "--byte-limit",
-             "--resamples"});
-  RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, *cmd);
+// rouge-score's aggregator fields (boot:, ci:, and the run's seed:) when it printed them.
+std::optional<RunSignature> apply_signature(RougeCommandOptions& o, const CLI::App& cmd) {
+  if (o.signature.empty()) return std::nullopt;
+  const MetricDefinition& definition = rouge_definition();
+  refuse_metric_options(cmd, definition.options);
+  RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, cmd);
+  OptionValues read = option_values_from_signature(definition, given.metric_fields);
+  read.merge_role(o.values, definition.options, OptionRole::resource);
+  read.merge_role(o.values, definition.options, OptionRole::no_effect);
   // rouge-score's aggregator seed (numpy.random.seed) is the signature's seed: too.
-  if (o.output.seed && *o.output.seed != "none") o.seed = integer_in_range<unsigned>("signature field 'seed'", *o.output.seed);
-  const auto boot = given.take("boot");
-  const auto confidence = given.take("ci");
-  if (boot) o.bootstrap = signature_int("boot", *boot);
-  if (confidence) o.confidence = signature_double("ci", *confidence);
-  const std::string fields = given.metric_text();
-  if (find_field(parse_signature(fields), "compat").value_or("") == "rouge155") {
-    if (boot || confidence) throw usage_error("signature: boot:/ci: are rouge-score fields, not ROUGE-1.5.5's");
-    Rouge155Options options = rouge155_options_from_signature(fields);
-    set_rouge155_data(o, options);
-    options.per_doc = o.per_doc;
-    return run_rouge155(o, options, &given, cmd, io);
+  if (o.output.seed && *o.output.seed != "none") read.set("seed", *o.output.seed);
+  o.values = std::move(read);
+  // The aggregator's fields are the command's, not the metric's own signature().
+  const bool aggregator = given.take("boot").has_value() | given.take("ci").has_value();
+  if (aggregator && o.values.text("compat") == "rouge155") {
+    throw usage_error("signature: boot:/ci: are rouge-score fields, not ROUGE-1.5.5's");
   }
-  run_rouge_score(o, rouge_score_options_from_signature(fields), &given, cmd, io);
+  return given;
 }
 
-void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
-  if (!o.signature.empty()) return run_rouge_signature(o, cmd, io);
+void run_rouge(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  const std::optional<RunSignature> given = apply_signature(o, *cmd);
+  take_values(o);
+  const RunSignature* signature = given ? &*given : nullptr;
+  if (o.compat == "rouge155") return run_rouge155(o, rouge155_options(o.values), signature, cmd, io);
   const bool rouge155_only = cmd->count("--rouge155-flags") + cmd->count("--rouge155-output") +
                                  cmd->count("--rouge155-config") + cmd->count("--rouge155-system") +
                                  cmd->count("--max-ngram") + cmd->count("--no-lcs") + cmd->count("--wlcs-weight") +
@@ -360,10 +284,8 @@ void run_rouge(const RougeCommandOptions& o, CLI::App* cmd, Streams& io) {
                                  cmd->count("--alpha") + cmd->count("--counting") + cmd->count("--word-limit") +
                                  cmd->count("--byte-limit") + cmd->count("--resamples") + cmd->count("--per-doc") >
                              0;
-  if (o.compat == "rouge155") return run_rouge155(o, rouge155_options(o, cmd), nullptr, cmd, io);
-
   if (rouge155_only) throw usage_error("ROUGE-1.5.5 options need --compat rouge155");
-  run_rouge_score(o, rouge_score_options(o), nullptr, cmd, io);
+  run_rouge_score(o, rouge_score_options(o.values), signature, cmd, io);
 }
 
 }  // namespace
@@ -612,47 +534,13 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
 
 void add_rouge_command(CLI::App& app, Streams& io) {
   auto o = std::make_shared<RougeCommandOptions>();
-  auto* cmd = app.add_subcommand("rouge", "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)");
+  auto* cmd = app.add_subcommand("rouge", rouge_definition().summary);
   add_input_options(cmd, o->input);
   add_output_options(cmd, o->output, /*statistics=*/false);
   // --confidence LEVEL and --seed N are rouge-score's BootstrapAggregator options
   // (HF evaluate's); the shared bootstrap interval is --ci, and --seed seeds both.
   add_statistics_options(cmd, o->output, "--ci", "");
-  cmd->add_option("--compat", o->compat, "rouge-score (default, HF evaluate numbers) or rouge155 (ROUGE-1.5.5.pl)")
-      ->check(CLI::IsMember({"rouge-score", "rouge155"}));
-  cmd->add_option("--types", o->types, "rouge-score types, comma-separated: rouge1..rouge9, rougeL, rougeLsum");
-  cmd->add_flag("--stem", o->stem, "Porter stemming (rouge-score: NLTK variant; rouge155: -m)");
-  cmd->add_option("--sentence-sep", o->sentence_sep,
-                  "sentence separator inside a line for rougeLsum / ROUGE-1.5.5 sentences: tab, newline, none or a "
-                  "literal such as <n>");
-  cmd->add_option("--tokenize", o->tokenizer,
-                  "a shared-pipeline tokenizer instead of the ASCII one: zh-char, zh-jieba, ja-mecab, intl, char, ...");
-  cmd->add_option("--normalize", o->normalizers, "normalizers applied before tokenizing, in order");
-  cmd->add_option("--bootstrap", o->bootstrap, "rouge-score BootstrapAggregator samples (0 = off; HF uses 1000)");
-  cmd->add_option("--seed", o->seed, "bootstrap seed (numpy.random.seed)");
-  cmd->add_option("--confidence", o->confidence, "bootstrap confidence interval (rouge-score)");
-  cmd->add_option("--rouge155-data", o->rouge155_data,
-                  "ROUGE-1.5.5 data folder (smart_common_words.txt, WordNet-2.0-exceptions.tsv); else $ROUGE_EVAL_HOME");
-  cmd->add_option("--rouge155-flags", o->rouge155_flags,
-                  "ROUGE-1.5.5.pl flags, e.g. \"-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m\"");
-  cmd->add_option("--rouge155-config", o->rouge155_config,
-                  "ROUGE-1.5.5 settings file, as the script's last argument: pyrouge's XML (<ROUGE-EVAL>), or a file "
-                  "list with -z in --rouge155-flags; replaces -r/-i");
-  cmd->add_option("--rouge155-system", o->rouge155_system,
-                  "the script's systemID argument: the peer to score without -a (file lists: its name, default X)");
-  cmd->add_flag("--rouge155-output", o->rouge155_output, "print ROUGE-1.5.5's text report byte for byte");
-  cmd->add_option("--max-ngram", o->max_ngram, "ROUGE-1.5.5 -n")->check(CLI::Range(0, 9));
-  cmd->add_flag("--no-lcs", o->no_lcs, "ROUGE-1.5.5 -x");
-  cmd->add_option("--wlcs-weight", o->wlcs_weight, "ROUGE-1.5.5 -w");
-  cmd->add_option("--skip-distance", o->skip_distance, "ROUGE-1.5.5 -2 (negative = unlimited)");
-  cmd->add_flag("--stopwords", o->stopwords, "ROUGE-1.5.5 -s");
-  cmd->add_option("--scoring", o->scoring, "ROUGE-1.5.5 -f A|B")->check(CLI::IsMember({"A", "B"}));
-  cmd->add_option("--alpha", o->alpha, "ROUGE-1.5.5 -p");
-  cmd->add_option("--counting", o->counting, "ROUGE-1.5.5 -t 0|1|2")->check(CLI::Range(0, 2));
-  cmd->add_option("--word-limit", o->word_limit, "ROUGE-1.5.5 -l")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--byte-limit", o->byte_limit, "ROUGE-1.5.5 -b")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--resamples", o->resamples, "ROUGE-1.5.5 -r")->check(CLI::PositiveNumber);
-  cmd->add_flag("--per-doc", o->per_doc, "ROUGE-1.5.5 -d (per-document lines in the report)");
+  add_option_specs(cmd, rouge_definition().options, o->values);
   add_signature_option(cmd, o->signature);
   cmd->callback([o, cmd, &io] { run_rouge(*o, cmd, io); });
 }

@@ -144,16 +144,4 @@ void check_rebuilt_signature(const RunSignature& given, const std::string& name,
   }
 }
 
-std::vector<std::string> split_field_value(const std::string& value, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (;;) {
-    const auto at = value.find(separator, start);
-    parts.push_back(value.substr(start, at == std::string::npos ? std::string::npos : at - start));
-    if (at == std::string::npos) break;
-    start = at + 1;
-  }
-  return parts;
-}
-
 }  // namespace evalcli::cli

@@ -44,7 +44,5 @@ void check_rebuilt_signature(const RunSignature& given, const StatsModel& metric
 // The same for a metric's fields printed before the metric exists (`name`: for messages).
 void check_rebuilt_signature(const RunSignature& given, const std::string& name, const std::string& fields);
 
-// Values of fields such as "types:rouge1+rougeL" or "norm:nfkc-v1+punct-v1".
-std::vector<std::string> split_field_value(const std::string& value, char separator);
 
 }  // namespace evalcli::cli

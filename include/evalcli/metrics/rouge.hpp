@@ -24,6 +24,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/text/pipeline.hpp"
 #include "evalcli/text/porter_stemmer.hpp"
@@ -299,5 +300,11 @@ Rouge155Average rouge155_average(const std::vector<std::array<double, 3>>& rows,
 
 // Perl sprintf("%7.5f", x).
 std::string perl_fixed5(double x);
+
+// ROUGE (rouge-score and ROUGE-1.5.5) declared once (src/metrics/rouge/rouge_definition.cpp),
+// and the options of either implementation that option values stand for.
+const MetricDefinition& rouge_definition();
+RougeScoreOptions rouge_score_options(const OptionValues& values);
+Rouge155Options rouge155_options(const OptionValues& values);  // data folder: --rouge155-data, else $ROUGE_EVAL_HOME
 
 }  // namespace evalcli
