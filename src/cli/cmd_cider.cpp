@@ -15,12 +15,11 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/huge_pages.hpp"
-#include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
-#include "evalcli/tokenize/builtin_tokenizers.hpp"
+#include "evalcli/metrics/cider_corpus.hpp"
 
 namespace evalcli::cli {
 namespace {
@@ -54,25 +53,6 @@ io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
   }
   if (!o.jsonl.empty()) return io::read_jsonl_captions(o.jsonl, o.input.hyps);
   return io::read_plain_captions(make_corpus_spec(o.input, io.in));
-}
-
-// Tokenizes every caption the way the reference tools do, in place (each
-// line's old text is freed as its tokenized form arrives, so the memory is
-// reused): PTB sees the captions of one batch (all references, then all
-// hypotheses of a system) as consecutive lines, which matters for its
-// look-ahead rules.
-void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& lines) {
-  const bool normalize = pipeline.has_normalizers() || pipeline.lowercase();
-  // `none` = join(split(line)); the scorer splits on the same whitespace itself.
-  if (pipeline.tokenizer().name() == "none" && !normalize) return;
-  if (normalize) {
-    for (auto& line : lines) line = pipeline.normalize(line);
-  }
-  if (pipeline.tokenizer().name() == "ptb") {
-    lines = tokenizers::ptb_tokenize_batch(lines);
-    return;
-  }
-  for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);
 }
 
 // The command's options from the values of its definition's table (command
@@ -111,81 +91,28 @@ void run_cider(MetricRun& run, Streams& io) {
   io::CaptionSet set = read_inputs(o, io);
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
 
-  // Pass 1: tokenize and count document frequencies over the references.
-  // The captions move out of `set` (only their counts are used later).
-  std::vector<std::u32string> tokenized_refs;
-  std::size_t ref_count = 0;
-  for (const auto& item : set.items) ref_count += item.refs.size();
-  tokenized_refs.reserve(ref_count);
-  for (auto& item : set.items) {
-    for (auto& ref : item.refs) tokenized_refs.push_back(std::move(ref));
-  }
-  tokenize_batch(*pipeline, tokenized_refs);
-  std::vector<std::vector<std::u32string>> tokenized_hyps(set.system_names.size());
-  for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    auto& hyps = tokenized_hyps[s];
-    hyps.reserve(set.items.size());
-    for (auto& item : set.items) hyps.push_back(std::move(item.hyps[s]));
-    tokenize_batch(*pipeline, hyps);
-  }
-  CiderCorpus corpus(options);
-  {
-    std::size_t words = 0, sentences = tokenized_refs.size();
-    auto count_words = [&words](const std::u32string& line) {  // an estimate when not tokenized
-      words += static_cast<std::size_t>(std::count(line.begin(), line.end(), U' ')) + (line.empty() ? 0 : 1);
-    };
-    for (const auto& line : tokenized_refs) count_words(line);
-    for (const auto& system : tokenized_hyps) {
-      sentences += system.size();
-      for (const auto& line : system) count_words(line);
-    }
-    corpus.reserve(set.items.size(), sentences, words);
-  }
-  std::size_t ref_at = 0;
-  std::vector<std::u32string> hyps;
-  for (std::size_t i = 0; i < set.items.size(); ++i) {
-    const std::span<const std::u32string> refs(tokenized_refs.data() + ref_at, set.items[i].refs.size());
-    ref_at += set.items[i].refs.size();
-    if (tokenized_hyps.size() == 1) {
-      corpus.add_document(refs, std::span<const std::u32string>(&tokenized_hyps[0][i], 1));
-      continue;
-    }
-    hyps.clear();
-    for (const auto& system : tokenized_hyps) hyps.push_back(system[i]);
-    corpus.add_document(refs, hyps);
-  }
+  const std::unique_ptr<CiderCorpus> corpus = build_cider_corpus(options, *pipeline, set);
 
   std::string df_field = "corpus";
   if (!o.df_path.empty()) {
     const CiderDocumentFrequencies df = read_document_frequencies(o.df_path);
-    corpus.use_document_frequencies(df);
-    df_field = "sha256." + sha256_hex(serialize_document_frequencies(df)).substr(0, 16);
+    corpus->use_document_frequencies(df);
+    df_field = cider_df_field(df);
   }
   if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), cider_signature_fields(options, *pipeline, df_field));
   if (!o.save_df_path.empty()) {
     io::write_file_atomically(o.save_df_path,
-                              serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
+                              serialize_document_frequencies(corpus->document_frequencies(pipeline->tokenizer().id())));
   }
 
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The
   // corpus score is numpy's mean of them (cider_presentation), the statistics
   // options work on them as on any metric's.
-  std::vector<SystemStats> systems;
-  for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    SystemStats system;
-    system.system = set.system_names[s];
-    system.totals.assign(2, 0.0);
-    for (double score : corpus.score_all(s)) {
-      system.rows.push_back({score, 1.0});
-      add_stats(system.totals, system.rows.back());
-    }
-    system.segments = system.rows.size();
-    systems.push_back(std::move(system));
-  }
+  const std::vector<SystemStats> systems = cider_system_stats(*corpus, set);
   std::vector<std::string> ids;
   for (const auto& item : set.items) ids.push_back(item.id);
   const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
-  const auto presentation = cider_presentation(corpus.documents(), ids);
+  const auto presentation = cider_presentation(corpus->documents(), ids);
   const std::size_t nrefs = set.uniform_refs() > 0 ? set.uniform_refs() : kVariableRefs;
   report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
 }
