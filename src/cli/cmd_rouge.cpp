@@ -109,53 +109,6 @@ std::string perl_number(double v) {
 
 // ---- settings files (--rouge155-config): ROUGE-1.5.5.pl's own setups
 
-// The peers ROUGE-1.5.5.pl scores: -z: the system ID (default "X"); -a: every
-// peer ID of the file, sorted; else the system ID argument.
-std::vector<std::string> peers_to_score(const Rouge155Setup& setup, const Rouge155Options& options,
-                                        const std::string& system) {
-  if (!options.file_list_format.empty()) return {setup.evals.front().peers.front().id};
-  if (options.all_peers) {
-    std::set<std::string> ids;
-    for (const auto& eval : setup.evals) {
-      for (const auto& peer : eval.peers) ids.insert(peer.id);
-    }
-    if (ids.empty()) throw input_error(fmt::format("{}: no <P> (peer) in any EVAL", setup.source));
-    return {ids.begin(), ids.end()};
-  }
-  if (system.empty()) {
-    throw usage_error(
-        "give the peer to score with --rouge155-system ID, or -a in --rouge155-flags for every peer (as ROUGE-1.5.5.pl)");
-  }
-  return {system};
-}
-
-// One summary file's sentences, as the metric takes them.
-std::vector<std::string> summary_sentences(const Rouge155Metric& metric, const Rouge155Setup& setup,
-                                           const Rouge155SetupFile& file, const std::string& format) {
-  std::string content;
-  try {
-    content = io::read_whole_file(file.path);
-  } catch (const Error& e) {
-    throw Error(e.code(), fmt::format("{}:{}: {}", setup.source, file.line, e.what()), e.hint());
-  }
-  std::vector<std::string> sentences;
-  for (auto& sentence : read_rouge155_sentences(content, format)) {
-    if (!metric.transforms_text()) {
-      sentences.push_back(std::move(sentence.text));
-      continue;
-    }
-    // --normalize/--tokenize work on text: the file must be UTF-8 there.
-    std::u32string decoded;
-    if (const std::size_t bad = utf8::decode(sentence.text, decoded); bad != utf8::npos) {
-      throw input_error(fmt::format("{}:{}:byte {}: invalid UTF-8 (byte 0x{:02X})", file.path, sentence.line,
-                                    sentence.offset + bad + 1, static_cast<unsigned char>(sentence.text[bad])));
-    }
-    std::string bytes = metric.sentence_bytes(decoded);
-    if (!bytes.empty()) sentences.push_back(std::move(bytes));
-  }
-  return sentences;
-}
-
 void run_rouge155_setup(RougeCommandOptions o, Rouge155Options options, CLI::App* cmd, Streams& io) {
   if (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty()) {
     throw usage_error("--rouge155-config names the summary files itself: give no -r/-i files");
@@ -174,62 +127,12 @@ void run_rouge155_setup(RougeCommandOptions o, Rouge155Options options, CLI::App
           : parse_rouge155_file_list(text, o.rouge155_config, options.file_list_format,
                                      o.rouge155_system.empty() ? "X" : o.rouge155_system);
 
-  std::map<std::size_t, std::vector<std::vector<std::string>>> models_of_eval;  // read once per EVAL
-  std::vector<SystemStats> systems;
-  std::vector<std::vector<std::string>> eval_ids;
-  std::size_t nrefs = 0;
-  const std::size_t width = metric.num_stats();
-  for (const auto& peer : peers_to_score(setup, options, o.rouge155_system)) {
-    // Evaluations in Perl string order of "EVALID.PEERID" (its bootstrap order).
-    std::vector<std::pair<std::string, std::size_t>> keys;
-    std::vector<std::string> missing;
-    for (std::size_t e = 0; e < setup.evals.size(); ++e) {
-      const auto& eval = setup.evals[e];
-      const bool has_peer = std::any_of(eval.peers.begin(), eval.peers.end(), [&](const auto& p) { return p.id == peer; });
-      if (has_peer) {
-        keys.emplace_back(eval.id + "." + peer, e);
-      } else {
-        missing.push_back(eval.id);
-      }
-    }
-    if (keys.empty()) {
-      io.err << fmt::format("evalcli: warning: {}: peer {} is in none of the {} EVALs; ROUGE-1.5.5 reports 0 for it\n",
-                            setup.source, peer, setup.evals.size());
-    } else if (!missing.empty()) {
-      io.err << fmt::format(
-          "evalcli: warning: {}: peer {} is missing from {} of {} EVALs (first: {}); ROUGE-1.5.5 averages it over the "
-          "other {}\n",
-          setup.source, peer, missing.size(), setup.evals.size(), missing.front(), keys.size());
-    }
-    std::sort(keys.begin(), keys.end());
-    SystemStats system;
-    system.system = peer;
-    system.totals.assign(width, 0.0);
-    std::vector<std::string> ids;
-    for (const auto& [key, e] : keys) {
-      const auto& eval = setup.evals[e];
-      auto found = models_of_eval.find(e);
-      if (found == models_of_eval.end()) {
-        std::vector<std::vector<std::string>> models;
-        for (const auto& model : eval.models) models.push_back(summary_sentences(metric, setup, model, eval.format));
-        found = models_of_eval.emplace(e, std::move(models)).first;
-      }
-      const auto& peer_file = *std::find_if(eval.peers.begin(), eval.peers.end(), [&](const auto& p) { return p.id == peer; });
-      StatRow row(width, 0.0);
-      metric.document_stats(summary_sentences(metric, setup, peer_file, eval.format), found->second, row.data());
-      for (std::size_t k = 0; k < width; ++k) system.totals[k] += row[k];
-      system.rows.push_back(std::move(row));
-      ids.push_back(eval.id);
-      nrefs = std::max(nrefs, eval.models.size());
-    }
-    system.segments = system.rows.size();
-    systems.push_back(std::move(system));
-    eval_ids.push_back(std::move(ids));
-  }
+  Rouge155SetupScores scores = score_rouge155_setup(metric, setup, o.rouge155_system);
+  for (const auto& warning : scores.warnings) io.err << "evalcli: warning: " << warning << '\n';
   if (cmd->count("--width") == 0) o.output.width = 5;
   if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
-  const auto presentation = rouge155_presentation(metric, o.rouge155_output, std::move(eval_ids));
-  report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
+  const auto presentation = rouge155_presentation(metric, o.rouge155_output, std::move(scores.eval_ids));
+  report_metric_results(metric, scores.nrefs, scores.systems, o.output, io, presentation.get());
 }
 
 void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const RunSignature* given, CLI::App* cmd,

@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "evalcli/core/corpus.hpp"
+#include "evalcli/metrics/rouge.hpp"
+
 namespace evalcli {
 
 // A summary file named in a setup: its ID (P or M ID) and path as ROUGE opens it.
@@ -66,5 +69,19 @@ std::vector<Rouge155Sentence> read_rouge155_sentences(std::string_view content, 
 // ROUGE-1.5.5's by_evalID order of "EVALID.PEERID" keys for -d lines:
 // numerically by their leading digits when both have some, else as strings.
 bool rouge155_eval_key_before(const std::string& a, const std::string& b);
+
+// What scoring a setup gives: one system per peer ROUGE-1.5.5.pl scores (-z:
+// the file list's; -a: every peer, sorted; else `system_id`), its rows one per
+// EVAL in the script's order ("EVALID.PEERID" as Perl strings), the EVAL ids of
+// those rows, the largest number of models of an EVAL, and warnings (a peer
+// missing from EVALs).
+struct Rouge155SetupScores {
+  std::vector<SystemStats> systems;
+  std::vector<std::vector<std::string>> eval_ids;
+  std::size_t nrefs = 0;
+  std::vector<std::string> warnings;
+};
+Rouge155SetupScores score_rouge155_setup(const Rouge155Metric& metric, const Rouge155Setup& setup,
+                                         const std::string& system_id);
 
 }  // namespace evalcli
