@@ -17,13 +17,12 @@ namespace evalcli::cli {
 
 namespace {
 
-// A SacreBLEU-style alias a metric's option table declares (OptionSpec::sacrebleu_alias).
-std::string metric_option_alias(const std::string& arg) {
-  if (arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return arg;
-  for (const MetricDefinition* definition : metric_definitions()) {
-    for (const auto& spec : definition->options) {
-      if (spec.sacrebleu_alias == arg) return "--" + spec.name;
-    }
+// A SacreBLEU-style alias the option table of the command's metric declares
+// (OptionSpec::sacrebleu_alias); other metrics' tables are not built.
+std::string metric_option_alias(const MetricDefinition* definition, const std::string& arg) {
+  if (definition == nullptr || arg.size() < 2 || arg[0] != '-' || arg[1] == '-') return arg;
+  for (const auto& spec : definition->options) {
+    if (spec.sacrebleu_alias == arg) return "--" + spec.name;
   }
   return arg;
 }
@@ -38,11 +37,12 @@ std::vector<std::string> expand_single_dash_aliases(const std::vector<std::strin
       {"-cin", "--confidence-n"},    {"-pbsn", "--paired-bs-n"},    {"-parn", "--paired-ar-n"},
       {"-nc", "--no-color"},
   };
+  const MetricDefinition* metric = args.empty() ? nullptr : find_metric_definition_by_command(args.front());
   std::vector<std::string> out;
   out.reserve(args.size());
   for (const auto& arg : args) {
     auto it = aliases.find(arg);
-    out.push_back(it == aliases.end() ? metric_option_alias(arg) : it->second);
+    out.push_back(it == aliases.end() ? metric_option_alias(metric, arg) : it->second);
   }
   return out;
 }

@@ -18,14 +18,34 @@
 namespace evalcli {
 namespace {
 
-// The metrics, one line each, in help order. Adding a metric: its file
+// The metrics, one line each, in help order: the command and the function
+// that builds the definition (only when asked, so that `evalcli ppl` touches
+// no other metric's code: its memory is a target). Adding a metric: its file
 // declares a MetricDefinition (docs/adding-a-metric.md), and one line here.
-std::vector<const MetricDefinition*>& definitions() {
-  static std::vector<const MetricDefinition*> list = {
-      &bleu_definition(),   &chrf_definition(),  &ter_definition(),       &rouge_definition(),
-      &meteor_definition(), &cider_definition(), &ppl::ppl_definition(),
-  };
+struct Entry {
+  std::string_view command;
+  const MetricDefinition& (*definition)();
+};
+constexpr Entry kMetrics[] = {
+    {"bleu", bleu_definition},     {"chrf", chrf_definition},   {"ter", ter_definition},
+    {"rouge", rouge_definition},   {"meteor", meteor_definition}, {"cider", cider_definition},
+    {"ppl", ppl::ppl_definition},
+};
+
+// Definitions registered at run time (register_metric_definition).
+std::vector<const MetricDefinition*>& registered() {
+  static std::vector<const MetricDefinition*> list;
   return list;
+}
+
+const std::vector<const MetricDefinition*>& definitions() {
+  static std::vector<const MetricDefinition*> all;
+  if (all.size() != std::size(kMetrics) + registered().size()) {
+    all.clear();
+    for (const auto& entry : kMetrics) all.push_back(&entry.definition());
+    all.insert(all.end(), registered().begin(), registered().end());
+  }
+  return all;
 }
 
 // The definition whose names prefix `name` ("chrF" for chrF2++; the longest wins), or null.
@@ -53,10 +73,13 @@ const MetricDefinition& find_or_throw(const std::string& name) {
 
 const std::vector<const MetricDefinition*>& metric_definitions() { return definitions(); }
 
-void register_metric_definition(const MetricDefinition& definition) { definitions().push_back(&definition); }
+void register_metric_definition(const MetricDefinition& definition) { registered().push_back(&definition); }
 
 const MetricDefinition* find_metric_definition_by_command(std::string_view command) {
-  for (const MetricDefinition* definition : definitions()) {
+  for (const auto& entry : kMetrics) {
+    if (entry.command == command) return &entry.definition();
+  }
+  for (const MetricDefinition* definition : registered()) {
     if (definition->command == command) return definition;
   }
   return nullptr;
