@@ -108,14 +108,19 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
     for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (value == "json" || value == "text" || value == "latex") args.format = value;
   }
+  if (args.paired_bs && args.paired_ar) {
+    throw RawExit(2, "sacrebleu: error: argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs\n");
+  }
+  // sacrebleu.py main(), before anything is read; counted before duplicates go (-m bleu bleu).
+  // Under -q no logging handler is set up and Python's last-resort handler prints the bare message.
+  if (args.sentence_level && args.metrics.size() > 1) {
+    throw RawExit(1, std::string(args.quiet ? "" : "sacreBLEU: ") + "Only one metric can be used in sentence-level mode.\n");
+  }
   if (args.encoding != "utf-8" && args.encoding != "utf8" && args.encoding != "UTF-8") {
     throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 only (got -e {})\n", args.encoding));
   }
   if (args.refs.empty()) {
     throw RawExit(1, "sacreBLEU: I need either a predefined test set (-t) or a list of references\n");
-  }
-  if (args.paired_bs && args.paired_ar) {
-    throw RawExit(2, "sacrebleu: error: argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs\n");
   }
 
   std::vector<std::unique_ptr<Metric>> metrics;
