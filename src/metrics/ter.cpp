@@ -67,13 +67,23 @@ std::u32string Ter::tokenize(std::u32string_view line) const {
   return tercom_.tokenize(text::rstrip(pipeline_->normalize(line)));
 }
 
+// SacreBLEU 2.x tokenizes each reference twice (metrics/base.py _cache_references,
+// then metrics/ter.py _extract_reference_info, each through _preprocess_segment);
+// Tercom normalisation is not idempotent ("donald's ," -> "donald 's ,"). tercom-v1
+// tokenized once. The second pass is the Tercom tokenizer alone, as in SacreBLEU.
+std::u32string Ter::tokenize_reference(std::u32string_view line) const {
+  std::u32string once = tokenize(line);
+  if (!options_.tokenizer.empty() || options_.tercom.version < 2) return once;
+  return tercom_.tokenize(text::rstrip(once));
+}
+
 void Ter::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   thread_local WordInterner interner;
   thread_local std::vector<std::uint32_t> hyp_words, ref_words;
   const std::u32string hyp_text = tokenize(hyp);
   std::vector<std::u32string> ref_texts;
   ref_texts.reserve(refs.size());
-  for (const auto& ref : refs) ref_texts.push_back(tokenize(ref));
+  for (const auto& ref : refs) ref_texts.push_back(tokenize_reference(ref));
 
   interner.clear();
   interner.add_line(hyp_text, hyp_words);
@@ -134,8 +144,10 @@ nlohmann::json Ter::details(std::span<const Stat> stats) const {
 
 namespace {
 
-// SacreBLEU 1.x: tok.tercom-nonorm-punct-noasian-uncased
+// SacreBLEU 1.x: tok.tercom-nonorm-punct-noasian-uncased. 1.5.1's TER.corpus_score tokenized
+// each reference once (sacrebleu/metrics/ter.py:143), as tercom-v1 does.
 void apply_legacy_tok(const std::string& value, OptionValues& values) {
+  values.set("tercom-version", "1");
   std::size_t start = value.find('-') + 1;
   for (std::size_t dash = 0; dash != std::string::npos; start = dash + 1) {
     dash = value.find('-', start);
@@ -154,9 +166,11 @@ void apply_legacy_tok(const std::string& value, OptionValues& values) {
   }
 }
 
-// tok: tercom (SacreBLEU 2.x), tercom-v1 (evalcli), tercom-... (1.x), or an evalcli tokenizer id.
+// tok: tercom (SacreBLEU 2.x), tercom-v1/-v2 (evalcli), tercom-... (1.x), or an evalcli tokenizer id.
 void apply_tok_field(const std::string& value, OptionValues& values) {
-  if (value == "tercom" || value == "tercom-v1") return;  // the tercom options come in their own fields
+  // The tercom options come in their own fields. SacreBLEU's "tercom" is the double pass (v2).
+  if (value == "tercom" || value == "tercom-v2") return;
+  if (value == "tercom-v1") return values.set("tercom-version", "1");
   if (value.rfind("tercom-", 0) == 0) return apply_legacy_tok(value, values);
   const std::string name = value.substr(0, value.rfind("-v"));
   if (make_tokenizer(name)->id() != value) {
@@ -171,6 +185,7 @@ std::unique_ptr<StatsModel> build_ter(const OptionValues& values, const BuildCon
   ter.tercom.normalized = values.flag("ter-normalized");
   ter.tercom.no_punct = values.flag("ter-no-punct");
   ter.tercom.asian_support = values.flag("ter-asian-support");
+  ter.tercom.version = values.integer("tercom-version", 2);  // only a signature sets it
   ter.tokenizer = values.text("tokenize");
   ter.normalizers = values.list("normalize");
   return std::make_unique<Ter>(ter);

@@ -51,6 +51,8 @@ class Ter : public Metric {
   const TerOptions& options() const { return options_; }
   // The words TER compares for one input line (tokenized, lowercased unless case-sensitive).
   std::u32string tokenize(std::u32string_view line) const;
+  // The words of a reference line: tokenize() applied twice for tercom-v2 (SacreBLEU).
+  std::u32string tokenize_reference(std::u32string_view line) const;
 
  private:
   TerOptions options_;

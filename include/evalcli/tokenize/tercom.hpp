@@ -14,6 +14,10 @@ struct TercomOptions {
   bool no_punct = false;       // --ter-no-punct
   bool asian_support = false;  // --ter-asian-support (only with normalized and/or no_punct)
   bool case_sensitive = false; // --ter-case-sensitive (default lowercases!)
+  // Signature version (tok:tercom-vN). The tokenizer itself is the same in both;
+  // the version says how TER applies it: v1 tokenizes references once, v2 twice,
+  // as SacreBLEU 2.x does (docs/chrf-ter.md).
+  int version = 2;
 };
 
 class TercomTokenizer : public Tokenizer {
@@ -21,6 +25,7 @@ class TercomTokenizer : public Tokenizer {
   explicit TercomTokenizer(TercomOptions options) : options_(options) {}
   std::string name() const override { return "tercom"; }
   std::string sacrebleu_name() const override { return "tercom"; }
+  int version() const override { return options_.version; }
   // Words joined by single spaces; the input is expected rstripped.
   std::u32string tokenize(std::u32string_view line) const override;
   const TercomOptions& options() const { return options_; }
