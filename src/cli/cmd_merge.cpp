@@ -8,7 +8,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/registry.hpp"
 #include "evalcli/stats/shard.hpp"
-#include "evalcli/stats/summation.hpp"
+#include "evalcli/core/summation.hpp"
 
 namespace evalcli::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include "evalcli/metrics/ppl.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/text/normalizer.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 #include "evalcli/text/utf8.hpp"
 

@@ -13,7 +13,7 @@
 #include "evalcli/cli/sacrebleu.hpp"
 #include "evalcli/cli/sacrebleu_output.hpp"
 #include "evalcli/cli/sacrebleu_significance.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/version.hpp"

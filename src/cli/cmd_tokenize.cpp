@@ -5,7 +5,7 @@
 #include "evalcli/cli/cli.hpp"
 #include "evalcli/cli/common.hpp"
 #include "evalcli/io/line_reader.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {

@@ -54,7 +54,7 @@ TEST_CASE("numpy default_rng streams match golden rng_numpy_default_rng", "[stat
 }  // namespace evalcli::test
 
 // ---- bootstrap confidence intervals and paired tests (BLEU part of the goldens) ----
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/stats/resampling.hpp"

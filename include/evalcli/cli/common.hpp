@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "evalcli/cli/cli.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "evalcli/cli/cli.hpp"
 #include "evalcli/cli/sacrebleu.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 
 namespace evalcli::cli {
 
