@@ -2,7 +2,8 @@
 #   cmake -DSOURCE_DIR=<project> -DLAYERS=core,text,... -P CheckLayers.cmake
 # LAYERS is the order from the bottom up (CMakeLists.txt, EVALCLI_LAYERS). A layer's files are
 # src/<layer>/** and include/evalcli/<layer>/**; they may include "evalcli/<lower or own layer>/..."
-# (public headers) and "<lower or own layer>/..." (internal headers, relative to src/).
+# (public headers) and "<own layer>/..." (its internal headers, relative to src/): another layer's
+# internal headers are not included, and a public header includes no internal one.
 if(NOT SOURCE_DIR OR NOT LAYERS)
   message(FATAL_ERROR "CheckLayers.cmake needs -DSOURCE_DIR=... and -DLAYERS=...")
 endif()
@@ -21,11 +22,16 @@ foreach(layer IN LISTS LAYERS)
     file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
     foreach(line IN LISTS includes)
       if(line MATCHES "include[ \t]*[\"<](evalcli/)?(${layer_alternatives})/")
+        set(prefix "${CMAKE_MATCH_1}")  # "evalcli/" for a public header, "" for an internal one
         set(target ${CMAKE_MATCH_2})
+        file(RELATIVE_PATH shown "${SOURCE_DIR}" "${file}")
+        string(STRIP "${line}" line)
         if(rank_${target} GREATER rank_${layer})
-          file(RELATIVE_PATH shown "${SOURCE_DIR}" "${file}")
-          string(STRIP "${line}" line)
           string(APPEND violations "  ${shown} (layer ${layer}): ${line} (layer ${target} is above)\n")
+        elseif(prefix STREQUAL "" AND NOT target STREQUAL layer)
+          string(APPEND violations "  ${shown} (layer ${layer}): ${line} (an internal header of layer ${target})\n")
+        elseif(prefix STREQUAL "" AND shown MATCHES "^include/")
+          string(APPEND violations "  ${shown} (public): ${line} (an internal header)\n")
         endif()
       endif()
     endforeach()

@@ -14,7 +14,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
-#include "evalcli/stats/numpy_rng.hpp"
+#include "stats/numpy_rng.hpp"
 #include "evalcli/core/summation.hpp"
 
 namespace evalcli::stats {

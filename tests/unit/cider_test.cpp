@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "evalcli/cli/presentations.hpp"
+#include "cli/presentations.hpp"
 #include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/metrics/cider.hpp"
