@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "evalcli/cli/cli.hpp"
+#include "evalcli/cli/run.hpp"
 
 namespace evalcli::fuzz {
 

@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "evalcli/cli/cli.hpp"
+#include "evalcli/cli/run.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);

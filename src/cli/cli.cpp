@@ -1,4 +1,4 @@
-#include "evalcli/cli/cli.hpp"
+#include "cli/cli.hpp"
 
 #include <fmt/format.h>
 
@@ -7,10 +7,10 @@
 #include <string_view>
 #include <utility>
 
-#include "evalcli/cli/common.hpp"
+#include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
-#include "evalcli/cli/metric_command.hpp"
+#include "cli/metric_command.hpp"
 #include "evalcli/metrics/definition.hpp"
 
 namespace evalcli::cli {

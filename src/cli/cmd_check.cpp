@@ -7,8 +7,8 @@
 
 #include <ostream>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/cli/common.hpp"
+#include "cli/cli.hpp"
+#include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"

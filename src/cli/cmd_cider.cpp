@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "evalcli/cli/common.hpp"
-#include "evalcli/cli/metric_command.hpp"
+#include "cli/common.hpp"
+#include "cli/metric_command.hpp"
 #include "evalcli/metrics/text_options.hpp"
-#include "evalcli/cli/presentations.hpp"
+#include "cli/presentations.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/huge_pages.hpp"

@@ -3,12 +3,12 @@
 // all the data gives, printed as the metric's own command prints it.
 #include <fmt/format.h>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/cli/common.hpp"
+#include "cli/cli.hpp"
+#include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/registry.hpp"
 #include "evalcli/stats/shard.hpp"
-#include "evalcli/stats/summation.hpp"
+#include "evalcli/core/summation.hpp"
 
 namespace evalcli::cli {
 namespace {

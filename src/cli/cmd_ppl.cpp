@@ -7,10 +7,10 @@
 #include <fstream>
 #include <ostream>
 
-#include "evalcli/cli/common.hpp"
-#include "evalcli/cli/presentations.hpp"
-#include "evalcli/cli/metric_command.hpp"
-#include "evalcli/cli/run_signature.hpp"
+#include "cli/common.hpp"
+#include "cli/presentations.hpp"
+#include "cli/metric_command.hpp"
+#include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/atomic_file.hpp"
@@ -19,7 +19,7 @@
 #include "evalcli/metrics/ppl.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/text/normalizer.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 #include "evalcli/text/utf8.hpp"
 

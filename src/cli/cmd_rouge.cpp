@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "evalcli/cli/common.hpp"
-#include "evalcli/cli/presentations.hpp"
-#include "evalcli/cli/metric_command.hpp"
-#include "evalcli/cli/run_signature.hpp"
+#include "cli/common.hpp"
+#include "cli/presentations.hpp"
+#include "cli/metric_command.hpp"
+#include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"

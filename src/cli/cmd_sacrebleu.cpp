@@ -9,11 +9,11 @@
 #include <map>
 #include <ostream>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/cli/sacrebleu.hpp"
-#include "evalcli/cli/sacrebleu_output.hpp"
-#include "evalcli/cli/sacrebleu_significance.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "cli/cli.hpp"
+#include "cli/sacrebleu.hpp"
+#include "cli/sacrebleu_output.hpp"
+#include "cli/sacrebleu_significance.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/version.hpp"

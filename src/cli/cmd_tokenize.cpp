@@ -2,10 +2,10 @@
 // one output line per input line, tokens joined by one space.
 #include <fmt/format.h>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/cli/common.hpp"
+#include "cli/cli.hpp"
+#include "cli/common.hpp"
 #include "evalcli/io/line_reader.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {

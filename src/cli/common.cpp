@@ -1,4 +1,4 @@
-#include "evalcli/cli/common.hpp"
+#include "cli/common.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
-#include "evalcli/cli/progress.hpp"
+#include "cli/progress.hpp"
 #include "evalcli/io/atomic_file.hpp"
 #include "evalcli/stats/distribution.hpp"
 #include "evalcli/stats/resampling.hpp"

@@ -1,4 +1,4 @@
-#include "evalcli/cli/metric_command.hpp"
+#include "cli/metric_command.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // presentation_for(): the presentation each metric command uses, for `evalcli
 // merge` (cli/presentations.hpp). Metrics not listed print the default way.
-#include "evalcli/cli/presentations.hpp"
+#include "cli/presentations.hpp"
 
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"

@@ -1,4 +1,4 @@
-#include "evalcli/cli/progress.hpp"
+#include "cli/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

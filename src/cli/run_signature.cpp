@@ -1,4 +1,4 @@
-#include "evalcli/cli/run_signature.hpp"
+#include "cli/run_signature.hpp"
 
 #include <fmt/format.h>
 

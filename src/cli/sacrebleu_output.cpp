@@ -1,4 +1,4 @@
-#include "evalcli/cli/sacrebleu_output.hpp"
+#include "cli/sacrebleu_output.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "evalcli/cli/sacrebleu_significance.hpp"
+#include "cli/sacrebleu_significance.hpp"
 
 #include <fmt/format.h>
 

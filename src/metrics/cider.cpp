@@ -18,7 +18,7 @@
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/core/huge_pages.hpp"
-#include "evalcli/stats/summation.hpp"
+#include "evalcli/core/summation.hpp"
 #include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 

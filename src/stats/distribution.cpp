@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "evalcli/core/error.hpp"
-#include "evalcli/stats/summation.hpp"
+#include "evalcli/core/summation.hpp"
 
 namespace evalcli::stats {
 

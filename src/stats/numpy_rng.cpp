@@ -1,6 +1,6 @@
 // numpy 1.24's SeedSequence, PCG64 and bounded integer sampling, re-implemented
 // from the algorithm descriptions in ../shared/specs/sacrebleu.md §8.1.
-#include "evalcli/stats/numpy_rng.hpp"
+#include "stats/numpy_rng.hpp"
 
 #include <array>
 #include <random>

@@ -14,8 +14,8 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
-#include "evalcli/stats/numpy_rng.hpp"
-#include "evalcli/stats/summation.hpp"
+#include "stats/numpy_rng.hpp"
+#include "evalcli/core/summation.hpp"
 
 namespace evalcli::stats {
 

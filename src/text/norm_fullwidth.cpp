@@ -2,7 +2,7 @@
 // forms, by the fixed table in docs/segmentation.md (any change to the table is a
 // new version). Everything else is left as it is; unlike NFKC this does not
 // touch compatibility ideographs, ligatures, superscripts or half-width kana.
-#include "evalcli/text/builtin_normalizers.hpp"
+#include "text/builtin_normalizers.hpp"
 
 namespace evalcli::normalizers {
 namespace {

@@ -3,8 +3,8 @@
 #include <unicode/normalizer2.h>
 
 #include "evalcli/core/error.hpp"
-#include "evalcli/text/builtin_normalizers.hpp"
-#include "evalcli/text/icu_string.hpp"
+#include "text/builtin_normalizers.hpp"
+#include "text/icu_string.hpp"
 
 namespace evalcli::normalizers {
 namespace {

@@ -2,7 +2,7 @@
 // becomes a space, so that the words on either side stay apart for every
 // tokenizer ("end.Start" -> "end Start"; 你好，世界 -> 你好 世界). Symbols
 // (\p{S}: $ + < ~ ...) are kept.
-#include "evalcli/text/builtin_normalizers.hpp"
+#include "text/builtin_normalizers.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli::normalizers {

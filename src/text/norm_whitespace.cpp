@@ -2,7 +2,7 @@
 // controls TAB..CR and FS..US, NEL, NBSP, U+1680, U+2000..U+200A, LS, PS,
 // U+202F, U+205F, U+3000) becomes one ASCII space; leading and trailing
 // whitespace goes.
-#include "evalcli/text/builtin_normalizers.hpp"
+#include "text/builtin_normalizers.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli::normalizers {

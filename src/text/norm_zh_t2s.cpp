@@ -5,8 +5,8 @@
 #include <mutex>
 
 #include "evalcli/core/error.hpp"
-#include "evalcli/text/builtin_normalizers.hpp"
-#include "evalcli/text/icu_string.hpp"
+#include "text/builtin_normalizers.hpp"
+#include "text/icu_string.hpp"
 
 namespace evalcli::normalizers {
 namespace {

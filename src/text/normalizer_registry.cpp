@@ -4,7 +4,7 @@
 #include <map>
 
 #include "evalcli/core/error.hpp"
-#include "evalcli/text/builtin_normalizers.hpp"
+#include "text/builtin_normalizers.hpp"
 #include "evalcli/text/normalizer.hpp"
 
 namespace evalcli {

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "evalcli/text/unicode.hpp"
-#include "evalcli/tokenize/jieba.hpp"
+#include "tokenize/jieba.hpp"
 
 namespace evalcli::jieba {
 namespace {

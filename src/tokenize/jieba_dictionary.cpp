@@ -10,7 +10,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/huge_pages.hpp"
 #include "evalcli/io/mapped_file.hpp"
-#include "evalcli/tokenize/jieba.hpp"
+#include "tokenize/jieba.hpp"
 
 namespace evalcli::jieba {
 namespace {

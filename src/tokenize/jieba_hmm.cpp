@@ -8,7 +8,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/mapped_file.hpp"
 #include "evalcli/text/utf8.hpp"
-#include "evalcli/tokenize/jieba.hpp"
+#include "tokenize/jieba.hpp"
 
 namespace evalcli::jieba {
 namespace {

@@ -1,6 +1,6 @@
 // mteval-v13a tokenization as SacreBLEU's Tokenizer13a (the WMT default).
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
-#include "evalcli/tokenize/rewrite.hpp"
+#include "tokenize/rewrite.hpp"
 
 namespace evalcli::tokenizers {
 namespace {

@@ -3,7 +3,7 @@
 // (Unicode general categories from ICU, Unicode 15 like python3-regex).
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
-#include "evalcli/tokenize/rewrite.hpp"
+#include "tokenize/rewrite.hpp"
 
 namespace evalcli::tokenizers {
 namespace {

@@ -4,7 +4,7 @@
 #include "evalcli/tokenize/tercom.hpp"
 
 #include "evalcli/text/unicode.hpp"
-#include "evalcli/tokenize/rewrite.hpp"
+#include "tokenize/rewrite.hpp"
 
 namespace evalcli {
 namespace {

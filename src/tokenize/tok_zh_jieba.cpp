@@ -15,7 +15,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/sha256.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
-#include "evalcli/tokenize/jieba.hpp"
+#include "tokenize/jieba.hpp"
 
 namespace evalcli::tokenizers {
 namespace {

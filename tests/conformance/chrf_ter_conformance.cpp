@@ -6,7 +6,7 @@
 #include <map>
 #include <regex>
 
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/metrics/ter.hpp"
 #include "evalcli/text/unicode.hpp"

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "evalcli/text/porter_stemmer.hpp"
-#include "evalcli/text/wordnet.hpp"
+#include "evalcli/metrics/wordnet.hpp"
 #include "support/test_support.hpp"
 
 namespace {

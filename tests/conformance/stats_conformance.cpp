@@ -3,7 +3,7 @@
 // paired significance tests (paired_bs_*, paired_ar_*).
 #include <numeric>
 
-#include "evalcli/stats/numpy_rng.hpp"
+#include "stats/numpy_rng.hpp"
 #include "support/sha256.hpp"
 #include "support/test_support.hpp"
 
@@ -54,7 +54,7 @@ TEST_CASE("numpy default_rng streams match golden rng_numpy_default_rng", "[stat
 }  // namespace evalcli::test
 
 // ---- bootstrap confidence intervals and paired tests (BLEU part of the goldens) ----
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/stats/resampling.hpp"
@@ -129,7 +129,7 @@ TEST_CASE("BLEU paired tests match goldens paired_bs/paired_ar JSON", "[stats][c
 }  // namespace evalcli::test
 
 // ---- `evalcli sacrebleu --confidence / --paired-bs / --paired-ar` against the CLI goldens ----
-#include "evalcli/cli/sacrebleu.hpp"
+#include "cli/sacrebleu.hpp"
 #include "sacrebleu_golden.hpp"
 
 namespace evalcli::test {

@@ -12,7 +12,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "evalcli/cli/cli.hpp"
+#include "evalcli/cli/run.hpp"
 
 namespace evalcli::test {
 

@@ -24,7 +24,7 @@
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/metrics/text_options.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "support/registered_metrics.hpp"
 #include "support/test_support.hpp"
 

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "evalcli/cli/presentations.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "cli/presentations.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/text/utf8.hpp"

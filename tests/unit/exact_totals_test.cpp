@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/rouge.hpp"
-#include "evalcli/stats/summation.hpp"
+#include "evalcli/core/summation.hpp"
 #include "support/test_support.hpp"
 
 namespace evalcli::test {

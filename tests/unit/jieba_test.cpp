@@ -5,7 +5,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
-#include "evalcli/tokenize/jieba.hpp"
+#include "tokenize/jieba.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 #include "support/test_support.hpp"
 

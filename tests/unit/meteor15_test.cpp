@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "../../src/metrics/meteor/meteor15_internal.hpp"
+#include "metrics/meteor/meteor15_internal.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "support/test_support.hpp"

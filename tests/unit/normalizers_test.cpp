@@ -4,7 +4,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/normalizer.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "support/test_support.hpp"
 

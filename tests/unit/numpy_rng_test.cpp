@@ -1,4 +1,4 @@
-#include "evalcli/stats/numpy_rng.hpp"
+#include "stats/numpy_rng.hpp"
 
 #include <catch2/catch.hpp>
 

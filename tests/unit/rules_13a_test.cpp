@@ -10,7 +10,7 @@
 
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
-#include "evalcli/tokenize/rewrite.hpp"
+#include "tokenize/rewrite.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 
 namespace {

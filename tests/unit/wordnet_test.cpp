@@ -1,7 +1,7 @@
 // WordNet reader: the look-ups that bisect the sorted index.* and *.exc files
 // in place must give what a plain reading of the whole files gives (every
 // lemma and exception in hash maps, NLTK's _morphy written out naively).
-#include "evalcli/text/wordnet.hpp"
+#include "evalcli/metrics/wordnet.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/io/parallel_reader.hpp"
 
 namespace evalcli::io {
 

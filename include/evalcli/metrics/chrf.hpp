@@ -10,7 +10,7 @@
 
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
 

@@ -19,8 +19,8 @@
 
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
-#include "evalcli/stats/summation.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/core/summation.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
 

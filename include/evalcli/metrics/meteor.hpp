@@ -17,9 +17,9 @@
 
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/text/porter_stemmer.hpp"
-#include "evalcli/text/wordnet.hpp"
+#include "evalcli/metrics/wordnet.hpp"
 
 namespace evalcli {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "evalcli/metrics/metric.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
 

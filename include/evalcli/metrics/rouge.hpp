@@ -26,7 +26,7 @@
 
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/text/porter_stemmer.hpp"
 
 namespace evalcli {

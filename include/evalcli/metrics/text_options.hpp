@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "evalcli/metrics/definition.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/metric.hpp"
 
 namespace evalcli::stats {

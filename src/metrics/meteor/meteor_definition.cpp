@@ -10,7 +10,7 @@
 #include "evalcli/metrics/meteor.hpp"
 #include "evalcli/metrics/meteor15.hpp"
 #include "evalcli/metrics/text_options.hpp"
-#include "evalcli/text/wordnet.hpp"
+#include "evalcli/metrics/wordnet.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 #include "meteor15_internal.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/cli/common.hpp"
+#include "cli/common.hpp"
 #include "evalcli/metrics/rouge.hpp"
 
 namespace evalcli::cli {

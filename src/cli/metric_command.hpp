@@ -7,8 +7,8 @@
 #include <memory>
 #include <optional>
 
-#include "evalcli/cli/common.hpp"
-#include "evalcli/cli/run_signature.hpp"
+#include "cli/common.hpp"
+#include "cli/run_signature.hpp"
 #include "evalcli/metrics/definition.hpp"
 
 namespace evalcli::cli {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/cli/common.hpp"
+#include "cli/cli.hpp"
+#include "cli/common.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/metric.hpp"
 

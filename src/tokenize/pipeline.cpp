@@ -1,4 +1,4 @@
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 
 #include "evalcli/text/unicode.hpp"
 

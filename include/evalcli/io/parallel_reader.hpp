@@ -1,7 +1,6 @@
 #pragma once
-// Reading hypotheses and references in lockstep and turning them into
-// per-system summed statistics (and per-segment rows when asked for).
-// Memory stays constant in the corpus size unless rows are kept.
+// Reading hypotheses and references in lockstep (the corpus statistics over them
+// are in evalcli/stats/corpus_stats.hpp).
 #include <functional>
 #include <istream>
 #include <memory>
@@ -10,7 +9,6 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/line_reader.hpp"
-#include "evalcli/metrics/metric.hpp"
 
 namespace evalcli {
 
@@ -65,19 +63,5 @@ class ParallelReader {
   bool first_line_pending_ = false;
   std::size_t segments_ = 0;
 };
-
-struct SystemStats {
-  std::string system;
-  StatRow totals;                // summed over segments
-  std::vector<StatRow> rows;     // per segment, only if requested
-  std::size_t segments = 0;
-};
-
-// Runs every metric over every system in one pass over the files.
-// Result: [metric][system]. Throws on empty systems and mismatched lengths.
-// `on_segment(segments_done)`, if given, is called after each segment (progress display).
-std::vector<std::vector<SystemStats>> compute_corpus_stats(
-    const std::vector<const Metric*>& metrics, const CorpusSpec& spec, bool keep_rows,
-    const std::function<void(std::size_t)>& on_segment = {});
 
 }  // namespace evalcli

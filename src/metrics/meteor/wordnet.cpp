@@ -1,5 +1,5 @@
 // WordNet 3.0 reader with NLTK 3.8's lookup semantics (see the header).
-#include "evalcli/text/wordnet.hpp"
+#include "evalcli/metrics/wordnet.hpp"
 
 #include <fmt/format.h>
 

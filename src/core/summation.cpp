@@ -1,4 +1,4 @@
-#include "evalcli/stats/summation.hpp"
+#include "evalcli/core/summation.hpp"
 
 #include <array>
 #include <cmath>

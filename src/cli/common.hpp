@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "cli/cli.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 

@@ -1,22 +1,13 @@
 #pragma once
-// The command-line front end. `run` is what main() calls; tests call it
-// in-process with string streams to compare output byte for byte.
+// The command-line front end's internals: the subcommands added to the CLI11 app.
+// `run` and `Streams` (what main() and the tests call) are in run.hpp.
 #include <CLI/CLI.hpp>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "evalcli/cli/run.hpp"
+
 namespace evalcli::cli {
-
-struct Streams {
-  std::istream& in;
-  std::ostream& out;
-  std::ostream& err;
-};
-
-// Parses `args` (without the program name) and runs the subcommand.
-// Never throws: errors are printed to `io.err`; returns the exit code.
-int run(const std::vector<std::string>& args, Streams io);
 
 // The metrics of the registry get their subcommand from their definition
 // (metric_command.hpp); the other subcommands live in their own files

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "evalcli/cli/cli.hpp"
-#include "evalcli/cli/sacrebleu.hpp"
-#include "evalcli/core/corpus.hpp"
+#include "cli/cli.hpp"
+#include "cli/sacrebleu.hpp"
+#include "evalcli/stats/corpus_stats.hpp"
 
 namespace evalcli::cli {
 

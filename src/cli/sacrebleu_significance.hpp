@@ -4,7 +4,7 @@
 // output (../shared/specs/sacrebleu.md §7-9), computed by evalcli/stats.
 #include <string>
 
-#include "evalcli/cli/sacrebleu_output.hpp"
+#include "cli/sacrebleu_output.hpp"
 
 namespace evalcli::cli {
 
