@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/metrics/metric.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
-#include "evalcli/text/pipeline.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
 

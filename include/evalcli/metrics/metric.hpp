@@ -78,6 +78,15 @@ class Metric : public StatsModel {
                              Stat* out) const = 0;
 };
 
+// The statistics of one system: its totals, and its rows (one per segment,
+// image or document) where kept.
+struct SystemStats {
+  std::string system;
+  StatRow totals;             // summed over segments
+  std::vector<StatRow> rows;  // per segment, only if requested
+  std::size_t segments = 0;
+};
+
 // Element-wise `total += row`.
 void add_stats(std::span<Stat> total, std::span<const Stat> row);
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "evalcli/core/corpus.hpp"
+#include "evalcli/metrics/metric.hpp"
 #include "evalcli/metrics/rouge.hpp"
 
 namespace evalcli {

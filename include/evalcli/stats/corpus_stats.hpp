@@ -11,13 +11,6 @@
 
 namespace evalcli {
 
-struct SystemStats {
-  std::string system;
-  StatRow totals;                // summed over segments
-  std::vector<StatRow> rows;     // per segment, only if requested
-  std::size_t segments = 0;
-};
-
 // Runs every metric over every system in one pass over the files.
 // Result: [metric][system]. Throws on empty systems and mismatched lengths.
 // `on_segment(segments_done)`, if given, is called after each segment (progress display).
