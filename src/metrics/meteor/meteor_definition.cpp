@@ -135,8 +135,13 @@ void apply_eval_id(const std::string& value, OptionValues& values) {
   for (int i = 0; i < 4; ++i) values.set(names[i], fmt::format("{}", id.parameters[static_cast<std::size_t>(i)]));
   std::string modules, weights;
   for (std::size_t i = 0; i < id.modules.size(); ++i) {
-    modules += (i ? " " : "") + meteor15::module_name_of_eval_id(id.modules[i]);
-    weights += (i ? " " : "") + fmt::format("{}", id.weights[i]);
+    // Appended piece by piece: `"" + std::string` trips GCC 12's -Wstringop-overflow false positive.
+    if (i > 0) {
+      modules += ' ';
+      weights += ' ';
+    }
+    modules += meteor15::module_name_of_eval_id(id.modules[i]);
+    weights += fmt::format("{}", id.weights[i]);
   }
   values.set("modules", modules);
   values.set("weights", weights);
