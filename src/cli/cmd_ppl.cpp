@@ -347,18 +347,13 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
 // the command line and checked against the signature's lm:/lm-md5:/order:.
 std::optional<RunSignature> apply_signature(PplOptions& o, const CLI::App& cmd) {
   if (o.signature.empty()) return std::nullopt;
-  const MetricDefinition& definition = ppl::ppl_definition();
-  refuse_metric_options(cmd, definition.options);
-  RunSignature given = read_run_signature(o.signature, std::nullopt, o.output, cmd);
+  const bool arpa = o.values.has("lm");
+  RunSignature given = read_metric_signature(ppl::ppl_definition(), o.signature, std::nullopt, o.values, o.output, cmd);
   const std::string mode = find_field(given.metric_fields, "mode").value_or("");
-  if (mode != (o.values.has("lm") ? "arpa" : "logprobs")) {
+  if (mode != (arpa ? "arpa" : "logprobs")) {
     throw usage_error(fmt::format("the signature is for mode:{}, but {} was given", mode.empty() ? "?" : mode,
-                                  o.values.has("lm") ? "--lm" : "--logprobs"));
+                                  arpa ? "--lm" : "--logprobs"));
   }
-  OptionValues read = option_values_from_signature(definition, given.metric_fields);
-  read.merge_role(o.values, definition.options, OptionRole::resource);
-  read.merge_role(o.values, definition.options, OptionRole::no_effect);
-  o.values = std::move(read);
   return given;
 }
 

@@ -158,15 +158,9 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
 // rouge-score's aggregator fields (boot:, ci:, and the run's seed:) when it printed them.
 std::optional<RunSignature> apply_signature(RougeCommandOptions& o, const CLI::App& cmd) {
   if (o.signature.empty()) return std::nullopt;
-  const MetricDefinition& definition = rouge_definition();
-  refuse_metric_options(cmd, definition.options);
-  RunSignature given = read_run_signature(o.signature, count_refs(o.input), o.output, cmd);
-  OptionValues read = option_values_from_signature(definition, given.metric_fields);
-  read.merge_role(o.values, definition.options, OptionRole::resource);
-  read.merge_role(o.values, definition.options, OptionRole::no_effect);
+  RunSignature given = read_metric_signature(rouge_definition(), o.signature, count_refs(o.input), o.values, o.output, cmd);
   // rouge-score's aggregator seed (numpy.random.seed) is the signature's seed: too.
-  if (o.output.seed && *o.output.seed != "none") read.set("seed", *o.output.seed);
-  o.values = std::move(read);
+  if (o.output.seed && *o.output.seed != "none") o.values.set("seed", *o.output.seed);
   // The aggregator's fields are the command's, not the metric's own signature().
   const bool aggregator = given.take("boot").has_value() | given.take("ci").has_value();
   if (aggregator && o.values.text("compat") == "rouge155") {

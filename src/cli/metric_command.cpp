@@ -77,15 +77,22 @@ void refuse_metric_options(const CLI::App& cmd, const std::vector<OptionSpec>& s
   }
 }
 
+RunSignature read_metric_signature(const MetricDefinition& definition, const std::string& text,
+                                   std::optional<std::size_t> given_refs, OptionValues& values, OutputOptions& output,
+                                   const CLI::App& cmd) {
+  refuse_metric_options(cmd, definition.options);
+  RunSignature given = read_run_signature(text, given_refs, output, cmd);
+  OptionValues read = option_values_from_signature(definition, given.metric_fields);
+  // What the signature does not set stays as the command line gave it.
+  read.merge_role(values, definition.options, OptionRole::resource);
+  read.merge_role(values, definition.options, OptionRole::no_effect);
+  values = std::move(read);
+  return given;
+}
+
 void apply_run_signature(MetricRun& run, const std::string& signature) {
   if (signature.empty()) return;
-  refuse_metric_options(*run.cmd, run.definition.options);
-  run.given = read_run_signature(signature, count_refs(run.input), run.output, *run.cmd);
-  OptionValues read = option_values_from_signature(run.definition, run.given->metric_fields);
-  // What the signature does not set stays as the command line gave it.
-  read.merge_role(run.values, run.definition.options, OptionRole::resource);
-  read.merge_role(run.values, run.definition.options, OptionRole::no_effect);
-  run.values = std::move(read);
+  run.given = read_metric_signature(run.definition, signature, count_refs(run.input), run.values, run.output, *run.cmd);
 }
 
 void run_segment_metric(MetricRun& run, Streams& io) {

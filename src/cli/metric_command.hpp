@@ -30,6 +30,14 @@ struct MetricRun {
   CLI::App* cmd;
 };
 
+// Reads --signature `text` for `definition`: refuses the options it sets,
+// applies its run fields (nrefs, bs:/ar:/seed:, a pasted score) to `output`,
+// and replaces `values` by the option values it stands for, keeping the
+// resources and no-effect options of the command line.
+RunSignature read_metric_signature(const MetricDefinition& definition, const std::string& text,
+                                   std::optional<std::size_t> given_refs, OptionValues& values, OutputOptions& output,
+                                   const CLI::App& cmd);
+
 // Reads --signature into run.values (if given): refuses the options it sets,
 // applies its run fields to run.output.
 void apply_run_signature(MetricRun& run, const std::string& signature);
