@@ -239,10 +239,6 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
     if (found == cache->end()) found = cache->emplace(&system, summarize(metric, report, system)).first;
     return found->second;
   };
-  presentation->corpus_score = [summary_of](const SystemStats& system) {
-    const auto& means = summary_of(system).means;
-    return means.empty() ? 0.0 : means[0].fmeasure;
-  };
   if (report.bootstrap_samples > 0) {
     presentation->extra_signature =
         fmt::format("boot:{}|seed:{}|ci:{}", report.bootstrap_samples, report.seed, report.confidence);

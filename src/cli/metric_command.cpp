@@ -96,13 +96,15 @@ void apply_run_signature(MetricRun& run, const std::string& signature) {
 }
 
 void run_segment_metric(MetricRun& run, Streams& io) {
-  const auto model = run.definition.build(run.values, BuildContext{run.output.sentence_level});
-  // Sentence-level runs may change options as the reference tool does
-  // (SacreBLEU's effective order for sentence BLEU): their signature differs by design.
-  if (run.given && !run.output.sentence_level) check_rebuilt_signature(*run.given, *model);
+  const auto model = run.definition.build(run.values, BuildContext{});
+  if (run.given) check_rebuilt_signature(*run.given, *model);
   const auto* metric = dynamic_cast<const Metric*>(model.get());
   if (metric == nullptr) throw Error(ExitCode::internal, run.definition.command + " has no segment scorer");
-  run_metric_command(*metric, run.input, run.output, io);
+  // Sentence scores may use other options, as the reference tool's (SacreBLEU's
+  // effective order for sentence BLEU); the corpus score in the same report does not change.
+  std::unique_ptr<StatsModel> sentence_model;
+  if (run.output.sentence_level) sentence_model = run.definition.build(run.values, BuildContext{.sentence_level = true});
+  run_metric_command(*metric, run.input, run.output, io, nullptr, sentence_model.get());
 }
 
 void add_metric_command(CLI::App& app, const MetricDefinition& definition, Streams& io,
