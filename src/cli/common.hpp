@@ -58,7 +58,7 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics =
 // The statistics options alone. `confidence_flag` / `seed_flag` rename
 // --confidence / --seed for commands that already use those names (ROUGE's
 // rouge-score aggregator: --confidence LEVEL); an empty seed_flag adds none.
-void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence",
+void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence,--ci",
                             const std::string& seed_flag = "--seed");
 // True when any statistics option asks for resampling or a shard.
 bool wants_statistics(const OutputOptions& output);

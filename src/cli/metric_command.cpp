@@ -42,6 +42,13 @@ void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, Optio
   for (const auto& spec : specs) {
     const std::string flags = flag_names(spec);
     const std::string where = "--" + spec.name;
+    if (!spec.refusal.empty()) {
+      const std::string alias = spec.sacrebleu_alias.empty() ? "" : " (" + spec.sacrebleu_alias + ")";
+      cmd->add_flag_callback(flags, [message = fmt::format("evalcli {} has no {}{}: {}", cmd->get_name(), where, alias,
+                                                           spec.refusal)] { throw usage_error(message); })
+          ->group("");
+      continue;
+    }
     switch (spec.kind) {
       case OptionKind::flag:
         cmd->add_flag_callback(flags, [&values, name = spec.name] { values.set_flag(name, true); }, help_text(spec));

@@ -168,3 +168,32 @@ TEST_CASE("sentence-level output never changes the corpus score of the same repo
   const std::string text = score_of({"bleu", "-r", ref.path(), "-i", hyp.path(), "--sentence-level"});
   CHECK_THAT(text, Catch::StartsWith("BLEU|nrefs:1|case:mixed|eff:yes|"));
 }
+
+TEST_CASE("one flag means one thing in every command: -ci/--confidence, -lc", "[cli][options]") {
+  TempFile ref(kRef), hyp(kHyp);
+  SECTION("-ci and --ci are the bootstrap interval everywhere, rouge included") {
+    for (const std::string command : {"bleu", "chrf", "ter", "rouge", "meteor"}) {
+      for (const std::string flag : {"-ci", "--ci", "--confidence"}) {
+        INFO(command << " " << flag);
+        const auto result = run_cli({command, "-r", ref.path(), "-i", hyp.path(), flag, "-cin", "20", "-f", "json"});
+        REQUIRE(result.exit_code == 0);
+        CHECK(nlohmann::json::parse(result.out).contains("confidence"));
+      }
+    }
+  }
+  SECTION("rouge -ci 0.9 (a confidence level) is refused, naming --bootstrap-confidence") {
+    const auto result = run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "-ci", "0.9"});
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains("--bootstrap-confidence"));
+  }
+  SECTION("-lc is refused in the command's own words where the metric decides case") {
+    for (const auto& [command, words] : std::vector<std::pair<std::string, std::string>>{
+             {"ter", "--ter-case-sensitive"}, {"rouge", "lowercase every text"}, {"meteor", "str.lower"}}) {
+      INFO(command);
+      const auto result = run_cli({command, "-r", ref.path(), "-i", hyp.path(), "-lc"});
+      CHECK(result.exit_code == 2);
+      CHECK_THAT(result.err, Catch::Contains("evalcli " + command + " has no --lowercase (-lc)") &&
+                                 Catch::Contains(words));
+    }
+  }
+}
