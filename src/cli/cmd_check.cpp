@@ -5,12 +5,15 @@
 // or, with --significance, significantly (paired bootstrap over the shards' rows).
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
 #include <ostream>
 
 #include "cli/cli.hpp"
 #include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/read_file.hpp"
 #include "evalcli/metrics/registry.hpp"
@@ -24,12 +27,62 @@ struct CheckOptions {
   InputOptions input;
   std::string baseline;
   std::string current;  // a report or shard of the new output, instead of -r/-i
-  std::optional<double> max_drop;
-  std::optional<double> significance;
+  std::optional<std::string> max_drop;      // points ("0.5") or percent of the baseline score ("1%")
+  std::optional<std::string> significance;  // a p-value
+  bool allow_large_drop = false;
   int samples = 1000;
   std::optional<std::string> seed;
-  int width = 2;
+  std::optional<int> width;  // default: the metric's
 };
+
+// The worsening a system may show: absolute points, or a share of its baseline score.
+struct AllowedDrop {
+  double amount = 0;
+  bool relative = false;  // amount is a percentage of the baseline score
+  double for_baseline(double baseline_score) const {
+    return relative ? amount / 100.0 * std::fabs(baseline_score) : amount;
+  }
+};
+
+AllowedDrop parse_max_drop(const std::string& text) {
+  AllowedDrop drop;
+  std::string number = text;
+  if (!number.empty() && number.back() == '%') {
+    drop.relative = true;
+    number.pop_back();
+  }
+  double value = 0;
+  if (parse_finite_double(number, value) != NumberProblem::ok || value < 0) {
+    throw usage_error(fmt::format("--max-drop: '{}' is neither a non-negative number of score points (0.5) nor a "
+                                  "percentage of the baseline score (1%)",
+                                  text));
+  }
+  drop.amount = value;
+  return drop;
+}
+
+double parse_p_value(const std::string& text) {
+  double value = 0;
+  if (parse_finite_double(text, value) != NumberProblem::ok || value <= 0 || value > 1) {
+    throw usage_error(fmt::format("--significance: '{}' is not a p-value above 0 and at most 1 (e.g. 0.05)", text));
+  }
+  return value;
+}
+
+// A drop allowance that is large for the metric's scale (5% of it: 5 BLEU
+// points, 0.05 METEOR) is most often a scale mistake (--max-drop 1 for a 0..1
+// score): refused unless --allow-large-drop.
+void refuse_large_drop(const AllowedDrop& drop, double baseline_score, const MetricDefinition* definition,
+                       const std::string& metric) {
+  if (definition == nullptr || definition->score_scale <= 0) return;
+  const double scale = definition->score_scale;
+  const double allowed = drop.for_baseline(baseline_score);
+  if (allowed <= 0.05 * scale) return;
+  throw usage_error(fmt::format("--max-drop {}{} allows a drop of {} on {}'s 0..{} scale ({}% of it); give "
+                                "--allow-large-drop if that is meant",
+                                drop.amount, drop.relative ? "%" : "", allowed, metric, scale,
+                                100.0 * allowed / scale));
+}
 
 // One system's score as its command printed it, from a file or a re-scoring.
 struct ScoredSystem {
@@ -125,7 +178,36 @@ Scores current_scores(const Scores& baseline, const CheckOptions& o, Streams& io
   return read_scores(o.current, "current");
 }
 
+// For each current system, its baseline system: by name, so that reordered
+// -i files are never compared with each other's baselines. One system on
+// each side is compared whatever the files are called (a new output file).
+std::vector<std::size_t> pair_systems(const Scores& baseline, const Scores& current, const std::string& baseline_path) {
+  if (current.systems.size() != baseline.systems.size()) {
+    throw usage_error(fmt::format("{} has {} system(s) but {} were given", baseline_path, baseline.systems.size(),
+                                  current.systems.size()));
+  }
+  if (current.systems.size() == 1) return {0};
+  std::vector<std::size_t> pairing;
+  for (const auto& system : current.systems) {
+    std::size_t found = baseline.systems.size();
+    for (std::size_t b = 0; b < baseline.systems.size(); ++b) {
+      if (baseline.systems[b].name == system.name) found = b;
+    }
+    if (found == baseline.systems.size()) {
+      throw usage_error(fmt::format("{} has no system named '{}' (systems are matched by name when there are several)",
+                                    baseline_path, system.name));
+    }
+    pairing.push_back(found);
+  }
+  return pairing;
+}
+
 void run_check(const CheckOptions& o, Streams& io) {
+  // Thresholds first: a bad one is a usage error before any file is read.
+  const std::optional<double> significance =
+      o.significance ? std::optional<double>(parse_p_value(*o.significance)) : std::nullopt;
+  std::optional<AllowedDrop> max_drop;
+  if (o.max_drop) max_drop = parse_max_drop(*o.max_drop);
   const Scores baseline = read_scores(o.baseline, "baseline");
   const Scores current = current_scores(baseline, o, io);
   const std::string expected = without_resampling_fields(baseline.signature);
@@ -138,24 +220,30 @@ void run_check(const CheckOptions& o, Streams& io) {
     throw usage_error(fmt::format("--significance needs segment statistics: a baseline{} written with --stats-out",
                                   o.current.empty() ? "" : " and --current"));
   }
-  if (current.systems.size() != baseline.systems.size()) {
-    throw usage_error(fmt::format("{} has {} system(s) but {} were given", o.baseline, baseline.systems.size(),
-                                  current.systems.size()));
-  }
+  const std::vector<std::size_t> pairing = pair_systems(baseline, current, o.baseline);
   const auto metric = metric_from_signature(baseline.metric, baseline.signature);  // for significance tests
+  const MetricDefinition* definition = metric_definition_for_name(baseline.metric);
   const bool higher = higher_is_better(baseline.metric);
-  const double allowed = o.max_drop.value_or(o.significance ? std::numeric_limits<double>::infinity() : 0.0);
+  const int width = o.width.value_or(definition != nullptr ? definition->default_width : 2);
   std::vector<std::string> failures;
   for (std::size_t s = 0; s < current.systems.size(); ++s) {
-    const ScoredSystem& before = baseline.systems[s];
+    const ScoredSystem& before = baseline.systems[pairing[s]];
     const ScoredSystem& now = current.systems[s];
+    if (max_drop && !o.allow_large_drop) refuse_large_drop(*max_drop, before.score, definition, baseline.metric);
+    const double allowed = max_drop ? max_drop->for_baseline(before.score)
+                                    : (significance ? std::numeric_limits<double>::infinity() : 0.0);
     const double drop = higher ? before.score - now.score : now.score - before.score;
     std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", baseline.metric, now.name,
-                                      format_fixed(before.score, o.width), format_fixed(now.score, o.width),
-                                      now.score - before.score, o.width);
-    bool failed = drop > allowed;
-    if (failed) verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, o.width), format_fixed(allowed, o.width));
-    if (o.significance) {
+                                      format_fixed(before.score, width), format_fixed(now.score, width),
+                                      now.score - before.score, width);
+    // NaN never passes: a comparison with NaN is false, so test it first.
+    bool failed = std::isnan(before.score) || std::isnan(now.score) || drop > allowed;
+    if (std::isnan(before.score) || std::isnan(now.score)) {
+      verdict += "; a score is not a number";
+    } else if (failed) {
+      verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
+    }
+    if (significance) {
       if (before.rows.size() != now.rows.size()) {
         throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
                                       before.rows.size(), now.rows.size()));
@@ -166,7 +254,7 @@ void run_check(const CheckOptions& o, Streams& io) {
       const std::vector<std::vector<stats::StatMatrix>> matrices = {
           {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
       const double p = *stats::run_paired_tests({metric.get()}, matrices, test)[0][1].p_value;
-      const bool significant_drop = drop > 0 && p <= *o.significance;
+      const bool significant_drop = drop > 0 && p <= significance.value();
       verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
       failed = failed || significant_drop;
     }
@@ -190,13 +278,15 @@ void add_check_command(CLI::App& app, Streams& io) {
       ->required();
   cmd->add_option("--current", o->current,
                   "the new output's report or --stats-out shard (any metric, e.g. cider, ppl), instead of -r/-i");
-  cmd->add_option("--max-drop", o->max_drop, "largest allowed worsening in score points (default 0, or none with --significance)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--significance", o->significance, "fail when significantly worse at this p-value (needs a shard)")
-      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--max-drop", o->max_drop,
+                  "largest allowed worsening: score points (0.5) or percent of the baseline score (1%); default 0, "
+                  "or none with --significance");
+  cmd->add_flag("--allow-large-drop", o->allow_large_drop,
+                "accept a --max-drop above 5% of the metric's scale (else refused as a likely scale mistake)");
+  cmd->add_option("--significance", o->significance, "fail when significantly worse at this p-value (needs a shard)");
   cmd->add_option("--paired-bs-n", o->samples, "bootstrap resamples for --significance")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", o->seed, "random seed (default: env SACREBLEU_SEED, else 12345)");
-  cmd->add_option("-w,--width", o->width, "decimals of printed scores")->check(CLI::Range(0, 17));
+  cmd->add_option("-w,--width", o->width, "decimals of printed scores (default: the metric's)")->check(CLI::Range(0, 17));
   cmd->callback([o, &io] { run_check(*o, io); });
 }
 

@@ -718,6 +718,7 @@ MetricDefinition make_cider_definition() {
   d.summary = "CIDEr-D (pycocoevalcap) and original CIDEr (vrama91/cider)";
   d.names = {"CIDEr"};
   d.default_width = 4;
+  d.score_scale = 10;
   d.options = {
       {.name = "jsonl",
        .help = "JSONL items {\"id\", \"refs\": [...], \"hyp\"} (hyp optional with -i)",

@@ -114,6 +114,8 @@ std::string shard_merge_problem(const std::string& name, const std::string& sign
   return definition != nullptr && definition->shard_problem ? definition->shard_problem(signature) : "";
 }
 
+const MetricDefinition* metric_definition_for_name(const std::string& name) { return find(name); }
+
 bool higher_is_better(const std::string& name) {
   if (const MetricDefinition* definition = find(name)) return definition->higher_is_better;
   return name.rfind("TER", 0) != 0 && name.rfind("PPL", 0) != 0 && name.rfind("Perplexity", 0) != 0;

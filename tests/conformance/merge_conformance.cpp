@@ -195,7 +195,8 @@ TEST_CASE("check passes, fails with exit 5, refuses other signatures", "[stats][
   const CliResult drop = run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path()});
   CHECK(drop.exit_code == 5);
   CHECK(drop.err.find("check failed") != std::string::npos);
-  CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop", "100"})
+  CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop", "100",
+                 "--allow-large-drop"})
             .exit_code == 0);
   CHECK(run_cli({"check", "--baseline", shard.path(), "-r", ref.path(), "-i", worse.path(), "--significance",
                  "0.05", "--paired-bs-n", "50"})
@@ -272,7 +273,8 @@ TEST_CASE("check passes and fails on crafted baselines for chrF, TER and ROUGE",
     const CliResult drop = run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path()});
     CHECK(drop.exit_code == 5);
     CHECK(drop.err.find("check failed") != std::string::npos);
-    CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop", "1000"})
+    CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop", "1000",
+                   "--allow-large-drop"})
               .exit_code == 0);
     const CliResult refused =
         run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-r", ref.path(), "-i", good.path()});

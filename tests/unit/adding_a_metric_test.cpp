@@ -379,7 +379,8 @@ TEST_CASE("adding a metric: evalcli check re-scores it from -r/-i", "[adding_a_m
     const CliResult pass = run_cli({"check", "--baseline", baseline->path(), "-r", ref.path(), "-i", hyp.path()});
     INFO(pass.err);
     CHECK(pass.exit_code == 0);
-    const CliResult fail = run_cli({"check", "--baseline", baseline->path(), "-r", ref.path(), "-i", worse.path()});
+    const CliResult fail =
+        run_cli({"check", "--baseline", baseline->path(), "-r", ref.path(), "-i", worse.path(), "-w", "2"});
     CHECK(fail.exit_code == 5);
     CHECK(fail.err.find("check failed") != std::string::npos);
     // Re-scored with count:types (the baseline's), not the default count:tokens.
@@ -388,10 +389,10 @@ TEST_CASE("adding a metric: evalcli check re-scores it from -r/-i", "[adding_a_m
   }
   const double drop = f_beta(sum(kHypLineTypes), 1) - f_beta(sum(kWorseLineTypes), 1);
   CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop",
-                 fmt::format("{}", drop + 1)})
+                 fmt::format("{}", drop + 1), "--allow-large-drop"})
             .exit_code == 0);
   CHECK(run_cli({"check", "--baseline", report.path(), "-r", ref.path(), "-i", worse.path(), "--max-drop",
-                 fmt::format("{}", drop - 1)})
+                 fmt::format("{}", drop - 1), "--allow-large-drop"})
             .exit_code == 5);
 }
 

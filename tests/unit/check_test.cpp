@@ -3,6 +3,9 @@
 // resources): the new run's report or shard is compared with the baseline.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
+#include "evalcli/core/format.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::test::CliResult;
@@ -35,7 +38,9 @@ TEST_CASE("check --current compares CIDEr runs, refuses re-scoring them from -r/
   const CliResult drop = run_cli({"check", "--baseline", base.path(), "--current", dropped.path()});
   CHECK(drop.exit_code == 5);
   CHECK(drop.out.find("FAIL CIDEr") != std::string::npos);
-  CHECK(run_cli({"check", "--baseline", base.path(), "--current", dropped.path(), "--max-drop", "100"}).exit_code == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", dropped.path(), "--max-drop", "100",
+                 "--allow-large-drop"})
+            .exit_code == 0);
   // Both shards hold segment rows: a paired test can run.
   CHECK(run_cli({"check", "--baseline", base.path(), "--current", dropped.path(), "--significance", "0.05",
                  "--paired-bs-n", "50"})
@@ -69,4 +74,75 @@ TEST_CASE("check --current: a higher perplexity is the drop", "[stats][check][pp
   CHECK(run_cli({"check", "--baseline", base.path(), "--current", worse.path()}).exit_code == 5);
   // The other way round perplexity went down: an improvement.
   CHECK(run_cli({"check", "--baseline", worse.path(), "--current", base.path()}).exit_code == 0);
+}
+
+namespace {
+
+double report_score(const TempFile& report) {
+  return nlohmann::json::parse(evalcli::test::read_file(report.path()))["score"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("check: --max-drop in points or percent, NaN never passes, large allowances need saying so",
+          "[stats][check]") {
+  const TempFile refs(kRefs), good(kGood), worse(kWorse);
+  const TempFile base("", ".json"), now("", ".json");
+  REQUIRE(run_cli({"bleu", "-r", refs.path(), "-i", good.path(), "--json-out", base.path()}).exit_code == 0);
+  REQUIRE(run_cli({"bleu", "-r", refs.path(), "-i", worse.path(), "--json-out", now.path()}).exit_code == 0);
+  const double before = report_score(base), after = report_score(now);
+  REQUIRE(after < before);
+  const double percent = 100.0 * (before - after) / before;
+  auto check = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"check", "--baseline", base.path(), "--current", now.path()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  SECTION("relative thresholds are a share of the baseline score") {
+    CHECK(check({"--max-drop", fmt::format("{}%", percent * 1.01), "--allow-large-drop"}).exit_code == 0);
+    CHECK(check({"--max-drop", fmt::format("{}%", percent * 0.99), "--allow-large-drop"}).exit_code == 5);
+  }
+  SECTION("a threshold large for the metric's scale is refused without --allow-large-drop") {
+    const CliResult large = check({"--max-drop", fmt::format("{}", before - after + 1)});
+    CHECK(large.exit_code == 2);
+    CHECK_THAT(large.err, Catch::Contains("--allow-large-drop") && Catch::Contains("0..100 scale"));
+    CHECK(check({"--max-drop", "0.5"}).exit_code == 5);  // a small threshold is just checked
+  }
+  SECTION("NaN, negative and malformed thresholds are usage errors in words") {
+    for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+             {"--max-drop", "nan"}, {"--max-drop", "-nan"}, {"--max-drop", "-1"}, {"--max-drop", "1%%"},
+             {"--significance", "nan"}, {"--significance", "0"}, {"--significance", "2"}}) {
+      INFO(bad[0] << " " << bad[1]);
+      const CliResult result = check(bad);
+      CHECK(result.exit_code == 2);
+      CHECK_THAT(result.err, Catch::Contains("'" + bad[1] + "'"));
+      CHECK_THAT(result.err, !Catch::Contains("1797693"));  // no DBL_MAX as a "range"
+    }
+  }
+}
+
+TEST_CASE("check prints with the metric's own precision", "[stats][check]") {
+  const TempFile refs(kRefs), good(kGood), base("", ".json");
+  REQUIRE(run_cli({"meteor", "-r", refs.path(), "-i", good.path(), "--json-out", base.path()}).exit_code == 0);
+  const CliResult result = run_cli({"check", "--baseline", base.path(), "-r", refs.path(), "-i", good.path()});
+  REQUIRE(result.exit_code == 0);
+  const std::string four_decimals = evalcli::format_fixed(report_score(base), 4);
+  CHECK_THAT(result.out, Catch::Contains(four_decimals + " -> " + four_decimals));
+  // A 0..1 metric: --max-drop 1 is the whole scale.
+  CHECK(run_cli({"check", "--baseline", base.path(), "-r", refs.path(), "-i", good.path(), "--max-drop", "1"})
+            .exit_code == 2);
+}
+
+TEST_CASE("check matches several systems by name, not position", "[stats][check]") {
+  const TempFile refs(kRefs), good(kGood), worse(kWorse), base("", ".json");
+  REQUIRE(run_cli({"bleu", "-r", refs.path(), "-i", good.path(), worse.path(), "--json-out", base.path()}).exit_code ==
+          0);
+  // The same files in the other order: each is compared with its own baseline.
+  CHECK(run_cli({"check", "--baseline", base.path(), "-r", refs.path(), "-i", worse.path(), good.path()}).exit_code ==
+        0);
+  const TempFile other(kGood);
+  const CliResult unknown =
+      run_cli({"check", "--baseline", base.path(), "-r", refs.path(), "-i", other.path(), worse.path()});
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("no system named"));
 }

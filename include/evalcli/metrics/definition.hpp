@@ -102,6 +102,10 @@ struct MetricDefinition {
   std::vector<std::string> names;   // name() prefixes of what it builds ("BLEU"; "chrF" for chrF2++)
   bool higher_is_better = true;
   int default_width = 1;  // decimals of printed scores when -w is not given (CIDEr 4: a 0..10 scale)
+  // The usual span of the score (100 for BLEU, 1 for METEOR and ROUGE, 10 for
+  // CIDEr); 0 when unbounded (perplexity). `evalcli check` refuses a --max-drop
+  // that is large for it unless asked.
+  double score_scale = 100;
   std::vector<OptionSpec> options;
   std::vector<SignatureKey> signature_keys;
   // The metric from option values (command line or signature); throws usage errors.

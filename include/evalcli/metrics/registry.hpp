@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 
 namespace evalcli {
@@ -25,6 +26,9 @@ std::unique_ptr<Metric> segment_scorer_from_signature(const std::string& name, c
 // score of one run, or "" when they can (statistics additive). CIDEr needs
 // shared document frequencies (--df).
 std::string shard_merge_problem(const std::string& name, const std::string& signature);
+
+// The definition of the metric whose name() is `name`, or null.
+const MetricDefinition* metric_definition_for_name(const std::string& name);
 
 // False for error rates and perplexity (TER, PPL): lower scores are better.
 bool higher_is_better(const std::string& name);

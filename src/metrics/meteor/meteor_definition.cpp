@@ -180,6 +180,8 @@ MetricDefinition make_meteor_definition() {
       .jieba = false};
   MetricDefinition d;
   d.command = "meteor";
+  d.default_width = 4;  // a 0..1 score
+  d.score_scale = 1;
   d.summary = "METEOR: NLTK 3.8 meteor_score (default) or CMU METEOR 1.5";
   d.names = {"METEOR"};
   d.options = {

@@ -150,6 +150,7 @@ MetricDefinition make_ppl_definition() {
   d.names = {"PPL"};
   d.higher_is_better = false;
   d.default_width = 4;
+  d.score_scale = 0;  // perplexity is unbounded
   d.options = {
       {.name = "lm", .help = "ARPA model (plain, .gz, .bz2, .xz; detected by content)", .role = OptionRole::resource},
       {.name = "logprobs",

@@ -110,6 +110,7 @@ MetricDefinition make_rouge_definition() {
   d.summary = "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)";
   d.names = {"ROUGE"};
   d.default_width = 5;
+  d.score_scale = 1;
   d.options = {
       {.name = "compat",
        .help = "rouge-score (default, HF evaluate numbers) or rouge155 (ROUGE-1.5.5.pl)",
