@@ -204,8 +204,8 @@ std::vector<std::size_t> pair_systems(const Scores& baseline, const Scores& curr
 
 void run_check(const CheckOptions& o, Streams& io) {
   // Thresholds first: a bad one is a usage error before any file is read.
-  const std::optional<double> significance =
-      o.significance ? std::optional<double>(parse_p_value(*o.significance)) : std::nullopt;
+  const bool significance = o.significance.has_value();
+  const double significance_level = significance ? parse_p_value(*o.significance) : 0.0;
   std::optional<AllowedDrop> max_drop;
   if (o.max_drop) max_drop = parse_max_drop(*o.max_drop);
   const Scores baseline = read_scores(o.baseline, "baseline");
@@ -254,7 +254,7 @@ void run_check(const CheckOptions& o, Streams& io) {
       const std::vector<std::vector<stats::StatMatrix>> matrices = {
           {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
       const double p = *stats::run_paired_tests({metric.get()}, matrices, test)[0][1].p_value;
-      const bool significant_drop = drop > 0 && p <= significance.value();
+      const bool significant_drop = drop > 0 && p <= significance_level;
       verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
       failed = failed || significant_drop;
     }
