@@ -47,3 +47,10 @@ TEST_CASE("resampling memory does not grow with the resample count", "[stats][re
   CHECK(exit_code_within(kLimitKib, "sacrebleu " + ref.path() + " -i " + base.path() +
                                         " --confidence --confidence-n 1000000") == 0);
 }
+
+TEST_CASE("CIDEr memory is its n-gram table, not every caption's n-gram vectors", "[cider][memory]") {
+  // 60,000 distinct lines: the kept n-gram vectors and captions went past the limit (exit 70 here).
+  TempFile ref(corpus(60000, 0)), hyp(corpus(60000, 1));
+  CHECK(exit_code_within(kLimitKib, "cider -r " + ref.path() + " -i " + hyp.path() + " -b") == 0);
+  CHECK(exit_code_within(kLimitKib, "cider -r " + ref.path() + " -b < " + hyp.path()) == 0);  // spilled too
+}

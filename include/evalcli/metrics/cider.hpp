@@ -4,8 +4,10 @@
 //
 // CIDEr is not additive per segment: the tf-idf weights use document
 // frequencies over the whole reference set. Scoring is therefore two passes:
-//   pass 1  CiderCorpus::add_document() for every item (refs -> df; N items)
-//   pass 2  CiderCorpus::score_all() (or Cider::segment_stats() per item)
+//   pass 1  CiderCorpus::add_document() for every item (refs -> df; N items),
+//           or count_document() to keep only the n-gram table and df
+//   pass 2  CiderCorpus::score_all() (or score_document() per counted item,
+//           or Cider::segment_stats() per item)
 // Once the document frequencies are fixed (computed or loaded with --df) the
 // per-image scores are independent, and [score_sum, images] is additive.
 #include <array>
@@ -75,8 +77,13 @@ class CiderCorpus {
                     const std::vector<std::u32string>& tokenized_hyps) {
     add_document(std::span<const std::u32string>(tokenized_refs), std::span<const std::u32string>(tokenized_hyps));
   }
-  std::size_t documents() const;
-  // Optional: pre-sizes the tables (`words` = total words of all sentences).
+  // Pass 1 without keeping the document (memory then stays at the n-gram table
+  // and document frequencies): the same counts, n-gram ids and first-seen
+  // order as add_document(); score it later with score_document().
+  void count_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps);
+  std::size_t documents() const;  // added or counted
+  // Optional: pre-sizes the tables (`words` = total words of all sentences;
+  // `sentences` = 0 when documents are counted, not added).
   void reserve(std::size_t documents, std::size_t sentences, std::size_t words);
 
   // Replaces the document frequencies counted from the references by `df`
@@ -87,6 +94,10 @@ class CiderCorpus {
 
   // Pass 2: per-document scores of system `system`, in document order.
   std::vector<double> score_all(std::size_t system) const;
+  // Pass 2 for one document given again (after every count_document()): its
+  // score for each hypothesis, bit for bit what score_all() gives it.
+  void score_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps,
+                      std::vector<double>& scores);
 
  private:
   struct Impl;
