@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "cli/common.hpp"
@@ -93,14 +94,21 @@ void run_cider(MetricRun& run, Streams& io) {
   auto pipeline =
       std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer, o.tokenizer_options});
 
+  // A --df file is checked before the inputs are read, and used after pass 1
+  // (its n-grams new to the corpus come last in a --save-df file).
+  std::optional<CiderDocumentFrequencies> loaded_df;
+  if (!o.df_path.empty()) {
+    loaded_df = read_document_frequencies(o.df_path);
+    check_document_frequencies_tokenizer(*loaded_df, pipeline->tokenizer().id(), o.df_path);
+  }
   const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, io);
   CiderCorpus& corpus = inputs->corpus();
 
   std::string df_field = "corpus";
-  if (!o.df_path.empty()) {
-    const CiderDocumentFrequencies df = read_document_frequencies(o.df_path);
-    corpus.use_document_frequencies(df);
-    df_field = cider_df_field(df);
+  if (loaded_df) {
+    corpus.use_document_frequencies(*loaded_df);
+    df_field = cider_df_field(*loaded_df);
+    loaded_df.reset();
   }
   if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), cider_signature_fields(options, *pipeline, df_field));
   if (!o.save_df_path.empty()) {

@@ -58,7 +58,14 @@ struct CiderDocumentFrequencies {
 // Text form of a df file ("evalcli-cider-df/1" header, then "count<TAB>n-gram" lines).
 std::string serialize_document_frequencies(const CiderDocumentFrequencies& df);
 CiderDocumentFrequencies parse_document_frequencies(std::string_view content, const std::string& path);
+// Parsing refuses (exit 3, naming file and line) what --save-df cannot have
+// written: counts outside 1..documents, n-grams longer than the header's n or
+// empty, the same n-gram twice, a last line without its newline.
 CiderDocumentFrequencies read_document_frequencies(const std::string& path);
+// Refuses (exit 3) document frequencies counted with another tokenizer than
+// `tokenizer_id` (the run's), or whose header names none.
+void check_document_frequencies_tokenizer(const CiderDocumentFrequencies& df, const std::string& tokenizer_id,
+                                          const std::string& path);
 
 // The whole scorer: interns words and n-grams, counts document frequencies and
 // scores items. Items are added in order; the order of n-gram summation is the
