@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
@@ -328,6 +329,42 @@ class SentenceStore {
     offsets_.resize(offsets_at);
     sentences_.resize(first);
   }
+  // Appends sentences [first, first + count) to `out` as save_sentences()
+  // records them: per sentence its 2-gram count, then per order the number of
+  // n-grams and their (id, count) pairs, all in native byte order.
+  void save_sentences(std::uint32_t first, std::uint32_t count, std::string& out) const {
+    for (std::uint32_t s = first; s < first + count; ++s) {
+      append(out, static_cast<std::int64_t>(sentences_[s].bigrams));
+      for (std::size_t k = 0; k < max_n_; ++k) {
+        append(out, end(s, k) - begin(s, k));
+        for (std::uint32_t pos = begin(s, k); pos < end(s, k); ++pos) {
+          append(out, ids_[pos]);
+          append(out, counts_[pos]);
+        }
+      }
+    }
+  }
+  // Adds `count` sentences recorded by save_sentences() from `in` (advanced
+  // past them) and returns the index of the first.
+  std::uint32_t load_sentences(std::uint32_t count, std::string_view& in) {
+    const auto first = static_cast<std::uint32_t>(sentences_.size());
+    for (std::uint32_t s = 0; s < count; ++s) {
+      Sentence sentence;
+      sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
+      sentence.bigrams = static_cast<long>(take<std::int64_t>(in));
+      for (std::size_t k = 0; k < max_n_; ++k) {
+        offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+        for (auto n = take<std::uint32_t>(in); n > 0; --n) {
+          ids_.push_back(take<std::uint32_t>(in));
+          counts_.push_back(take<std::uint32_t>(in));
+        }
+      }
+      offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+      sentences_.push_back(sentence);
+    }
+    return first;
+  }
+
   // Pre-sizes the arrays for `sentences` kept sentences (0: sentences are
   // dropped after use) of `words` words in total.
   void reserve(std::size_t sentences, std::size_t words) {
@@ -359,6 +396,19 @@ class SentenceStore {
   NgramTable table;
 
  private:
+  template <typename T>
+  static void append(std::string& out, T value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  template <typename T>
+  static T take(std::string_view& in) {
+    if (in.size() < sizeof(T)) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+    T value;
+    std::memcpy(&value, in.data(), sizeof value);
+    in.remove_prefix(sizeof value);
+    return value;
+  }
+
   struct Sentence {
     std::uint32_t offsets = 0;
     long bigrams = 0;  // pycocoevalcap's "length": Σ tf of 2-grams
@@ -574,6 +624,18 @@ struct CiderCorpus::Impl {
     batch_texts.insert(batch_texts.end(), hyps.begin(), hyps.end());
     return store.add_batch(batch_texts, count_df ? refs.size() : 0);
   }
+  // Scores the document whose sentences start at `first_ref` in the store,
+  // then drops it.
+  void score_loaded(std::uint32_t first_ref, std::uint32_t refs, std::uint32_t hyps, std::vector<double>& scores) {
+    if (refs == 0) throw Error(ExitCode::internal, "CIDEr: document without references");
+    // A counted document brings no new n-gram; any other gets idf log(N) for its new ones, as in score_all().
+    if (!idf || idf->size() < store.table.size()) idf = inverse_frequencies();
+    scores.clear();
+    for (std::uint32_t s = 0; s < hyps; ++s) {
+      scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, *idf, options, scratch));
+    }
+    store.truncate(first_ref);
+  }
   // idf of every n-gram id, from the document frequencies in effect.
   LargeVector<double> inverse_frequencies() const {
     const std::size_t n_ngrams = store.table.size();
@@ -607,12 +669,30 @@ void CiderCorpus::add_document(std::span<const std::u32string> tokenized_refs,
 }
 
 void CiderCorpus::count_document(std::span<const std::u32string> tokenized_refs,
-                                 std::span<const std::u32string> tokenized_hyps) {
+                                 std::span<const std::u32string> tokenized_hyps, std::string* saved) {
   Impl& d = *impl_;
   // The same batch as add_document() (same ids, ranks and counts), then dropped.
-  d.store.truncate(d.add_batch(tokenized_refs, tokenized_hyps, true));
+  const std::uint32_t first = d.add_batch(tokenized_refs, tokenized_hyps, true);
+  if (saved) {
+    const auto refs = static_cast<std::uint32_t>(tokenized_refs.size());
+    const auto hyps = static_cast<std::uint32_t>(tokenized_hyps.size());
+    saved->append(reinterpret_cast<const char*>(&refs), sizeof refs);
+    saved->append(reinterpret_cast<const char*>(&hyps), sizeof hyps);
+    d.store.save_sentences(first, refs + hyps, *saved);
+  }
+  d.store.truncate(first);
   ++d.dropped_documents;
   d.idf.reset();
+}
+
+void CiderCorpus::score_saved_document(std::string_view saved, std::vector<double>& scores) {
+  Impl& d = *impl_;
+  std::uint32_t counts[2] = {0, 0};  // references, hypotheses
+  if (saved.size() < sizeof counts) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+  std::memcpy(counts, saved.data(), sizeof counts);
+  saved.remove_prefix(sizeof counts);
+  const std::uint32_t first_ref = d.store.load_sentences(counts[0] + counts[1], saved);
+  d.score_loaded(first_ref, counts[0], counts[1], scores);
 }
 
 void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
@@ -620,15 +700,8 @@ void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
   Impl& d = *impl_;
   if (tokenized_refs.empty()) throw Error(ExitCode::internal, "CIDEr: document without references");
   const std::uint32_t first_ref = d.add_batch(tokenized_refs, tokenized_hyps, false);
-  // A counted document brings no new n-gram; any other gets idf log(N) for its new ones, as in score_all().
-  if (!d.idf || d.idf->size() < d.store.table.size()) d.idf = d.inverse_frequencies();
-  const auto ref_count = static_cast<std::uint32_t>(tokenized_refs.size());
-  scores.clear();
-  for (std::uint32_t s = 0; s < tokenized_hyps.size(); ++s) {
-    const std::uint32_t hyp = first_ref + ref_count + s;
-    scores.push_back(score_item(d.store, hyp, first_ref, ref_count, *d.idf, d.options, d.scratch));
-  }
-  d.store.truncate(first_ref);
+  d.score_loaded(first_ref, static_cast<std::uint32_t>(tokenized_refs.size()),
+                 static_cast<std::uint32_t>(tokenized_hyps.size()), scores);
 }
 
 std::size_t CiderCorpus::documents() const { return impl_->document_count(); }

@@ -14,7 +14,6 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/sha256.hpp"
 #include "evalcli/io/parallel_reader.hpp"
-#include "evalcli/text/utf8.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli {
@@ -56,8 +55,9 @@ std::size_t count_words(const std::u32string& line) {
 }  // namespace
 
 // An unnamed temporary file ($TMPDIR, else /tmp; gone when closed, however the
-// process ends): pass 1 writes the tokenized captions, pass 2 reads them back.
-// Each caption is its UTF-8 length (4 bytes, native order) and its UTF-8 bytes.
+// process ends): pass 1 writes each document's record (its n-gram vectors,
+// CiderCorpus::count_document), pass 2 reads them back in order. A record is
+// its length (8 bytes, native order) and its bytes.
 class CiderCorpusRun::Spill {
  public:
   Spill() {
@@ -82,23 +82,24 @@ class CiderCorpusRun::Spill {
   Spill(const Spill&) = delete;
   Spill& operator=(const Spill&) = delete;
 
-  void write(std::u32string_view caption) {
-    bytes_ = utf8::encode(caption);
-    const auto size = static_cast<std::uint32_t>(bytes_.size());
-    if (std::fwrite(&size, sizeof size, 1, file_) != 1 ||
-        (size > 0 && std::fwrite(bytes_.data(), 1, size, file_) != size)) {
+  // The record being written: count_document() appends to it.
+  std::string& record() { return record_; }
+  void write_record() {
+    const std::uint64_t size = record_.size();
+    if (std::fwrite(&size, sizeof size, 1, file_) != 1 || std::fwrite(record_.data(), 1, size, file_) != size) {
       fail("cannot write");
     }
+    record_.clear();
   }
   void rewind() {
     if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) fail("cannot write");
   }
-  void read(std::u32string& caption) {
-    std::uint32_t size = 0;
+  std::string_view read_record() {
+    std::uint64_t size = 0;
     if (std::fread(&size, sizeof size, 1, file_) != 1) fail("cannot read");
-    bytes_.resize(size);
-    if (size > 0 && std::fread(bytes_.data(), 1, size, file_) != size) fail("cannot read");
-    caption = utf8::decode_or_throw(bytes_, "CIDEr's temporary file");
+    record_.resize(size);
+    if (std::fread(record_.data(), 1, size, file_) != size) fail("cannot read");
+    return record_;
   }
 
  private:
@@ -108,22 +109,22 @@ class CiderCorpusRun::Spill {
   }
   std::string dir_;
   std::FILE* file_ = nullptr;
-  std::string bytes_;
+  std::string record_;
 };
 
 CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set)
-    : corpus_(std::make_unique<CiderCorpus>(options)), set_(std::move(set)) {
-  system_names_ = set_.system_names;
-  uniform_refs_ = set_.uniform_refs();
+    : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
+  system_names_ = set.system_names;
+  uniform_refs_ = set.uniform_refs();
   // Tokenize all references as one batch and each system's hypotheses as
   // another (moved out of the items and back).
   std::vector<std::u32string> lines;
-  for (auto& item : set_.items) {
+  for (auto& item : set.items) {
     for (auto& ref : item.refs) lines.push_back(std::move(ref));
   }
   tokenize_batch(pipeline, lines);
   std::size_t at = 0, words = 0;
-  for (auto& item : set_.items) {
+  for (auto& item : set.items) {
     for (auto& ref : item.refs) {
       words += count_words(lines[at]);
       ref = std::move(lines[at++]);
@@ -131,18 +132,20 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
   }
   for (std::size_t s = 0; s < system_names_.size(); ++s) {
     lines.clear();
-    for (auto& item : set_.items) lines.push_back(std::move(item.hyps[s]));
+    for (auto& item : set.items) lines.push_back(std::move(item.hyps[s]));
     tokenize_batch(pipeline, lines);
-    for (std::size_t i = 0; i < set_.items.size(); ++i) {
+    for (std::size_t i = 0; i < set.items.size(); ++i) {
       words += count_words(lines[i]);
-      set_.items[i].hyps[s] = std::move(lines[i]);
+      set.items[i].hyps[s] = std::move(lines[i]);
     }
   }
-  corpus_->reserve(set_.items.size(), 0, words);
-  for (const auto& item : set_.items) {
-    corpus_->count_document(item.refs, item.hyps);
-    ids_.push_back(item.id);
+  corpus_->reserve(set.items.size(), 0, words);
+  for (auto& item : set.items) {
+    corpus_->count_document(item.refs, item.hyps, &spill_->record());
+    spill_->write_record();
+    ids_.push_back(std::move(item.id));
   }
+  spill_->rewind();
 }
 
 CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
@@ -150,7 +153,7 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
     : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
   ParallelReader reader(spec);
   system_names_ = reader.system_names();
-  refs_per_item_ = uniform_refs_ = reader.num_refs();
+  uniform_refs_ = reader.num_refs();
   const std::size_t systems = reader.num_systems();
   // Items of the block being read, plus one: the next block's first item is
   // the PTB context of the block's last caption of each batch.
@@ -179,9 +182,8 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
       for (std::size_t i = 0; i < count; ++i) hyps[i][s] = std::move(lines[i]);
     }
     for (std::size_t i = 0; i < count; ++i) {
-      corpus_->count_document(refs[i], hyps[i]);
-      for (const auto& ref : refs[i]) spill_->write(ref);
-      for (const auto& hyp : hyps[i]) spill_->write(hyp);
+      corpus_->count_document(refs[i], hyps[i], &spill_->record());
+      spill_->write_record();
       ids_.push_back(std::to_string(ids_.size() + 1));
     }
     refs.erase(refs.begin(), refs.begin() + static_cast<std::ptrdiff_t>(count));
@@ -204,24 +206,11 @@ std::vector<SystemStats> CiderCorpusRun::system_stats() {
     systems[s].rows.reserve(ids_.size());
   }
   std::vector<double> scores;
-  auto add_scores = [&] {
+  for (std::size_t i = 0; i < ids_.size(); ++i) {
+    corpus_->score_saved_document(spill_->read_record(), scores);
     for (std::size_t s = 0; s < systems.size(); ++s) {
       systems[s].rows.push_back({scores[s], 1.0});
       add_stats(systems[s].totals, systems[s].rows.back());
-    }
-  };
-  if (spill_) {
-    std::vector<std::u32string> refs(refs_per_item_), hyps(system_names_.size());
-    for (std::size_t i = 0; i < ids_.size(); ++i) {
-      for (auto& ref : refs) spill_->read(ref);
-      for (auto& hyp : hyps) spill_->read(hyp);
-      corpus_->score_document(refs, hyps, scores);
-      add_scores();
-    }
-  } else {
-    for (const auto& item : set_.items) {
-      corpus_->score_document(item.refs, item.hyps, scores);
-      add_scores();
     }
   }
   for (auto& system : systems) system.segments = system.rows.size();

@@ -1,6 +1,6 @@
 // CiderCorpusRun: plain text streamed in blocks (each block's last caption
-// tokenized with the next block's first as PTB context), its tokenized
-// captions spilled for pass 2, equals the captions read whole, bit for bit.
+// tokenized with the next block's first as PTB context), its n-gram vectors
+// spilled for pass 2, equals the captions read whole, bit for bit.
 #include "evalcli/metrics/cider_corpus.hpp"
 
 #include <catch2/catch.hpp>

@@ -86,8 +86,11 @@ class CiderCorpus {
   }
   // Pass 1 without keeping the document (memory then stays at the n-gram table
   // and document frequencies): the same counts, n-gram ids and first-seen
-  // order as add_document(); score it later with score_document().
-  void count_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps);
+  // order as add_document(). Score it later with score_document(), or with
+  // score_saved_document() on what is appended to `saved` (its n-gram
+  // vectors, an opaque record to keep outside memory until pass 2).
+  void count_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps,
+                      std::string* saved = nullptr);
   std::size_t documents() const;  // added or counted
   // Optional: pre-sizes the tables (`words` = total words of all sentences;
   // `sentences` = 0 when documents are counted, not added).
@@ -105,6 +108,8 @@ class CiderCorpus {
   // score for each hypothesis, bit for bit what score_all() gives it.
   void score_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps,
                       std::vector<double>& scores);
+  // The same for one record that count_document() saved (no re-tokenizing or look-ups).
+  void score_saved_document(std::string_view saved, std::vector<double>& scores);
 
  private:
   struct Impl;

@@ -5,11 +5,10 @@
 // statistics model (Cider).
 //
 // Memory is the n-gram table and the document frequencies, not the n-gram
-// vectors of every caption: pass 1 counts each document and drops it, pass 2
-// builds and scores each document again from its tokenized captions. Plain
-// text (files or standard input) is streamed, and its tokenized captions wait
-// for pass 2 in an unnamed temporary file; captions read whole (JSONL, COCO)
-// are tokenized in place and kept in memory.
+// vectors of every caption: pass 1 counts each document and writes its n-gram
+// vectors to an unnamed temporary file, pass 2 reads and scores them one
+// document at a time. Plain text (files or standard input) is streamed in
+// blocks; captions read whole (JSONL, COCO) are freed after pass 1.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -24,7 +23,7 @@ namespace evalcli {
 
 class CiderCorpusRun {
  public:
-  // Pass 1 over captions read whole: they are tokenized in place and kept.
+  // Pass 1 over captions read whole (tokenized in place, then freed).
   CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set);
   // Pass 1 over plain text read once, in blocks; `block_items` = items tokenized together.
   CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
@@ -51,9 +50,7 @@ class CiderCorpusRun {
   std::unique_ptr<CiderCorpus> corpus_;
   std::vector<std::string> system_names_, ids_;
   std::size_t uniform_refs_ = 0;
-  std::size_t refs_per_item_ = 0;  // plain text
-  io::CaptionSet set_;             // captions read whole, tokenized
-  std::unique_ptr<Spill> spill_;   // plain text: the tokenized captions
+  std::unique_ptr<Spill> spill_;  // every document's n-gram vectors, for pass 2
 };
 
 // The df: signature field of document frequencies loaded from a file: "sha256.<16 hex>".
