@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "cli/common.hpp"
@@ -38,21 +39,27 @@ struct CiderCommandOptions {
   std::string save_df_path;
 };
 
-io::CaptionSet read_inputs(const CiderCommandOptions& o, Streams& io) {
+// Pass 1 over the inputs: plain text streamed (files or standard input),
+// JSONL and COCO read whole.
+std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const CiderOptions& options,
+                                             const TextPipeline& pipeline, Streams& io) {
   const bool plain = !o.input.refs.empty() || !o.input.positional_refs.empty();
   const bool coco = !o.coco_annotations.empty() || !o.coco_results.empty();
   const int modes = (plain ? 1 : 0) + (!o.jsonl.empty() ? 1 : 0) + (coco ? 1 : 0);
   if (modes == 0) throw usage_error("no references given: use -r FILE..., --jsonl FILE or --coco-annotations/--coco-results");
   if (modes > 1) throw usage_error("give references in one way only: -r FILE..., --jsonl FILE or --coco-annotations");
-  if (coco) {
-    if (o.coco_annotations.empty() || o.coco_results.empty()) {
-      throw usage_error("COCO input needs both --coco-annotations FILE and --coco-results FILE");
-    }
-    if (!o.input.hyps.empty()) throw usage_error("-i cannot be combined with COCO input: the results file holds the hypotheses");
-    return io::read_coco_captions(o.coco_annotations, o.coco_results);
+  if (plain) return std::make_unique<CiderCorpusRun>(options, pipeline, make_corpus_spec(o.input, io.in));
+  if (coco && (o.coco_annotations.empty() || o.coco_results.empty())) {
+    throw usage_error("COCO input needs both --coco-annotations FILE and --coco-results FILE");
   }
-  if (!o.jsonl.empty()) return io::read_jsonl_captions(o.jsonl, o.input.hyps);
-  return io::read_plain_captions(make_corpus_spec(o.input, io.in));
+  if (coco && !o.input.hyps.empty()) {
+    throw usage_error("-i cannot be combined with COCO input: the results file holds the hypotheses");
+  }
+  memory::back_malloc_heap_with_huge_pages();  // captions read whole: some 17 MB of small strings on the heap
+  io::CaptionSet set = coco ? io::read_coco_captions(o.coco_annotations, o.coco_results)
+                            : io::read_jsonl_captions(o.jsonl, o.input.hyps);
+  io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
+  return std::make_unique<CiderCorpusRun>(options, pipeline, std::move(set));
 }
 
 // The command's options from the values of its definition's table (command
@@ -87,33 +94,35 @@ void run_cider(MetricRun& run, Streams& io) {
   auto pipeline =
       std::make_unique<TextPipeline>(PipelineOptions{o.normalizers, o.lowercase, o.tokenizer, o.tokenizer_options});
 
-  memory::back_malloc_heap_with_huge_pages();  // the captions: some 17 MB of small strings on the heap
-  io::CaptionSet set = read_inputs(o, io);
-  io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
-
-  const std::unique_ptr<CiderCorpus> corpus = build_cider_corpus(options, *pipeline, set);
+  // A --df file is checked before the inputs are read, and used after pass 1
+  // (its n-grams new to the corpus come last in a --save-df file).
+  std::optional<CiderDocumentFrequencies> loaded_df;
+  if (!o.df_path.empty()) {
+    loaded_df = read_document_frequencies(o.df_path);
+    check_document_frequencies_tokenizer(*loaded_df, pipeline->tokenizer().id(), o.df_path);
+  }
+  const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, io);
+  CiderCorpus& corpus = inputs->corpus();
 
   std::string df_field = "corpus";
-  if (!o.df_path.empty()) {
-    const CiderDocumentFrequencies df = read_document_frequencies(o.df_path);
-    corpus->use_document_frequencies(df);
-    df_field = cider_df_field(df);
+  if (loaded_df) {
+    corpus.use_document_frequencies(*loaded_df);
+    df_field = cider_df_field(*loaded_df);
+    loaded_df.reset();
   }
   if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), cider_signature_fields(options, *pipeline, df_field));
   if (!o.save_df_path.empty()) {
     io::write_file_atomically(o.save_df_path,
-                              serialize_document_frequencies(corpus->document_frequencies(pipeline->tokenizer().id())));
+                              serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
   }
 
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The
   // corpus score is numpy's mean of them (cider_presentation), the statistics
   // options work on them as on any metric's.
-  const std::vector<SystemStats> systems = cider_system_stats(*corpus, set);
-  std::vector<std::string> ids;
-  for (const auto& item : set.items) ids.push_back(item.id);
+  const std::vector<SystemStats> systems = inputs->system_stats();
   const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
-  const auto presentation = cider_presentation(corpus->documents(), ids);
-  const std::size_t nrefs = set.uniform_refs() > 0 ? set.uniform_refs() : kVariableRefs;
+  const auto presentation = cider_presentation(corpus.documents(), inputs->ids());
+  const std::size_t nrefs = inputs->uniform_refs() > 0 ? inputs->uniform_refs() : kVariableRefs;
   report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
@@ -318,13 +319,62 @@ class SentenceStore {
   }
 
   std::size_t max_n() const { return max_n_; }
-  // Pre-sizes the arrays for `sentences` sentences of `words` words in total.
+  // Drops the sentences from `first` on (the n-gram table and the document
+  // frequencies stay): a document is no longer needed once counted or scored.
+  void truncate(std::uint32_t first) {
+    if (first >= sentences_.size()) return;
+    const std::uint32_t offsets_at = sentences_[first].offsets;
+    ids_.resize(offsets_[offsets_at]);
+    counts_.resize(offsets_[offsets_at]);
+    offsets_.resize(offsets_at);
+    sentences_.resize(first);
+  }
+  // Appends sentences [first, first + count) to `out` as save_sentences()
+  // records them: per sentence its 2-gram count, then per order the number of
+  // n-grams and their (id, count) pairs, all in native byte order.
+  void save_sentences(std::uint32_t first, std::uint32_t count, std::string& out) const {
+    for (std::uint32_t s = first; s < first + count; ++s) {
+      append(out, static_cast<std::int64_t>(sentences_[s].bigrams));
+      for (std::size_t k = 0; k < max_n_; ++k) {
+        append(out, end(s, k) - begin(s, k));
+        for (std::uint32_t pos = begin(s, k); pos < end(s, k); ++pos) {
+          append(out, ids_[pos]);
+          append(out, counts_[pos]);
+        }
+      }
+    }
+  }
+  // Adds `count` sentences recorded by save_sentences() from `in` (advanced
+  // past them) and returns the index of the first.
+  std::uint32_t load_sentences(std::uint32_t count, std::string_view& in) {
+    const auto first = static_cast<std::uint32_t>(sentences_.size());
+    for (std::uint32_t s = 0; s < count; ++s) {
+      Sentence sentence;
+      sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
+      sentence.bigrams = static_cast<long>(take<std::int64_t>(in));
+      for (std::size_t k = 0; k < max_n_; ++k) {
+        offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+        for (auto n = take<std::uint32_t>(in); n > 0; --n) {
+          ids_.push_back(take<std::uint32_t>(in));
+          counts_.push_back(take<std::uint32_t>(in));
+        }
+      }
+      offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+      sentences_.push_back(sentence);
+    }
+    return first;
+  }
+
+  // Pre-sizes the arrays for `sentences` kept sentences (0: sentences are
+  // dropped after use) of `words` words in total.
   void reserve(std::size_t sentences, std::size_t words) {
     const std::size_t ngrams = words * max_n_;
-    ids_.reserve(ngrams);
-    counts_.reserve(ngrams);
-    offsets_.reserve(sentences * (max_n_ + 1));
-    sentences_.reserve(sentences);
+    if (sentences > 0) {
+      ids_.reserve(ngrams);
+      counts_.reserve(ngrams);
+      offsets_.reserve(sentences * (max_n_ + 1));
+      sentences_.reserve(sentences);
+    }
     table.reserve(ngrams / 4);  // distinct n-grams: about a quarter of the occurrences in captions
     df_.reserve(ngrams / 4);
   }
@@ -346,6 +396,19 @@ class SentenceStore {
   NgramTable table;
 
  private:
+  template <typename T>
+  static void append(std::string& out, T value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  template <typename T>
+  static T take(std::string_view& in) {
+    if (in.size() < sizeof(T)) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+    T value;
+    std::memcpy(&value, in.data(), sizeof value);
+    in.remove_prefix(sizeof value);
+    return value;
+  }
+
   struct Sentence {
     std::uint32_t offsets = 0;
     long bigrams = 0;  // pycocoevalcap's "length": Σ tf of 2-grams
@@ -542,11 +605,48 @@ struct CiderCorpus::Impl {
     std::uint32_t first_ref = 0, ref_count = 0, first_hyp = 0, hyp_count = 0;
   };
   std::vector<Document> documents;
+  std::size_t dropped_documents = 0;  // counted by count_document(), not kept
   std::vector<std::u32string_view> batch_texts;  // scratch of add_document()
   std::optional<std::vector<std::uint32_t>> loaded_df;
   std::size_t loaded_documents = 0;
+  std::optional<LargeVector<double>> idf;  // score_document()'s weights, made once the df are final
+  ScoringScratch scratch;                  // score_document()'s buffers
 
   std::vector<std::uint32_t> df_in_effect() const { return loaded_df ? *loaded_df : store.document_frequencies(); }
+  std::size_t document_count() const { return documents.size() + dropped_documents; }
+  // N of log(N): the loaded file's documents, or the documents counted.
+  std::size_t idf_documents() const { return loaded_df ? loaded_documents : document_count(); }
+  // Adds one document's captions to the store as one batch (its references
+  // counted toward the df); returns the index of its first reference.
+  std::uint32_t add_batch(std::span<const std::u32string> refs, std::span<const std::u32string> hyps,
+                          bool count_df) {
+    batch_texts.assign(refs.begin(), refs.end());
+    batch_texts.insert(batch_texts.end(), hyps.begin(), hyps.end());
+    return store.add_batch(batch_texts, count_df ? refs.size() : 0);
+  }
+  // Scores the document whose sentences start at `first_ref` in the store,
+  // then drops it.
+  void score_loaded(std::uint32_t first_ref, std::uint32_t refs, std::uint32_t hyps, std::vector<double>& scores) {
+    if (refs == 0) throw Error(ExitCode::internal, "CIDEr: document without references");
+    // A counted document brings no new n-gram; any other gets idf log(N) for its new ones, as in score_all().
+    if (!idf || idf->size() < store.table.size()) idf = inverse_frequencies();
+    scores.clear();
+    for (std::uint32_t s = 0; s < hyps; ++s) {
+      scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, *idf, options, scratch));
+    }
+    store.truncate(first_ref);
+  }
+  // idf of every n-gram id, from the document frequencies in effect.
+  LargeVector<double> inverse_frequencies() const {
+    const std::size_t n_ngrams = store.table.size();
+    if (loaded_df) {
+      return inverse_document_frequencies(
+          [&loaded = *loaded_df](std::size_t id) { return id < loaded.size() ? loaded[id] : 0u; }, n_ngrams,
+          idf_documents());
+    }
+    return inverse_document_frequencies([this](std::size_t id) { return store.df_count(id); }, n_ngrams,
+                                        idf_documents());
+  }
 };
 
 CiderCorpus::CiderCorpus(CiderOptions options) {
@@ -562,15 +662,49 @@ void CiderCorpus::add_document(std::span<const std::u32string> tokenized_refs,
   Impl::Document doc;
   doc.ref_count = static_cast<std::uint32_t>(tokenized_refs.size());
   doc.hyp_count = static_cast<std::uint32_t>(tokenized_hyps.size());
-  std::vector<std::u32string_view>& texts = d.batch_texts;
-  texts.assign(tokenized_refs.begin(), tokenized_refs.end());
-  texts.insert(texts.end(), tokenized_hyps.begin(), tokenized_hyps.end());
-  doc.first_ref = d.store.add_batch(texts, doc.ref_count);  // df: once per image, from its references
+  doc.first_ref = d.add_batch(tokenized_refs, tokenized_hyps, true);  // df: once per image, from its references
   doc.first_hyp = doc.first_ref + doc.ref_count;
   d.documents.push_back(doc);
+  d.idf.reset();
 }
 
-std::size_t CiderCorpus::documents() const { return impl_->documents.size(); }
+void CiderCorpus::count_document(std::span<const std::u32string> tokenized_refs,
+                                 std::span<const std::u32string> tokenized_hyps, std::string* saved) {
+  Impl& d = *impl_;
+  // The same batch as add_document() (same ids, ranks and counts), then dropped.
+  const std::uint32_t first = d.add_batch(tokenized_refs, tokenized_hyps, true);
+  if (saved) {
+    const auto refs = static_cast<std::uint32_t>(tokenized_refs.size());
+    const auto hyps = static_cast<std::uint32_t>(tokenized_hyps.size());
+    saved->append(reinterpret_cast<const char*>(&refs), sizeof refs);
+    saved->append(reinterpret_cast<const char*>(&hyps), sizeof hyps);
+    d.store.save_sentences(first, refs + hyps, *saved);
+  }
+  d.store.truncate(first);
+  ++d.dropped_documents;
+  d.idf.reset();
+}
+
+void CiderCorpus::score_saved_document(std::string_view saved, std::vector<double>& scores) {
+  Impl& d = *impl_;
+  std::uint32_t counts[2] = {0, 0};  // references, hypotheses
+  if (saved.size() < sizeof counts) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+  std::memcpy(counts, saved.data(), sizeof counts);
+  saved.remove_prefix(sizeof counts);
+  const std::uint32_t first_ref = d.store.load_sentences(counts[0] + counts[1], saved);
+  d.score_loaded(first_ref, counts[0], counts[1], scores);
+}
+
+void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
+                                 std::span<const std::u32string> tokenized_hyps, std::vector<double>& scores) {
+  Impl& d = *impl_;
+  if (tokenized_refs.empty()) throw Error(ExitCode::internal, "CIDEr: document without references");
+  const std::uint32_t first_ref = d.add_batch(tokenized_refs, tokenized_hyps, false);
+  d.score_loaded(first_ref, static_cast<std::uint32_t>(tokenized_refs.size()),
+                 static_cast<std::uint32_t>(tokenized_hyps.size()), scores);
+}
+
+std::size_t CiderCorpus::documents() const { return impl_->document_count(); }
 
 void CiderCorpus::reserve(std::size_t documents, std::size_t sentences, std::size_t words) {
   impl_->documents.reserve(documents);
@@ -593,6 +727,7 @@ void CiderCorpus::use_document_frequencies(const CiderDocumentFrequencies& df) {
   }
   d.loaded_df = std::move(loaded);
   d.loaded_documents = df.documents;
+  d.idf.reset();
 }
 
 CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& tokenizer_id) const {
@@ -601,7 +736,7 @@ CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& to
   out.max_n = d.options.max_n;
   out.tokenizer_id = tokenizer_id;
   const auto df = d.df_in_effect();
-  out.documents = d.loaded_df ? d.loaded_documents : d.documents.size();
+  out.documents = d.idf_documents();
   for (const std::uint32_t id : d.store.table.ids_by_rank()) {
     if (id < df.size() && df[id] > 0) out.counts.emplace_back(d.store.table.text(id), df[id]);
   }
@@ -610,14 +745,7 @@ CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& to
 
 std::vector<double> CiderCorpus::score_all(std::size_t system) const {
   const Impl& d = *impl_;
-  const std::size_t n_docs = d.loaded_df ? d.loaded_documents : d.documents.size();
-  const std::size_t n_ngrams = d.store.table.size();
-  const LargeVector<double> idf =
-      d.loaded_df ? inverse_document_frequencies(
-                        [&loaded = *d.loaded_df](std::size_t id) { return id < loaded.size() ? loaded[id] : 0u; },
-                        n_ngrams, n_docs)
-                  : inverse_document_frequencies([&store = d.store](std::size_t id) { return store.df_count(id); },
-                                                 n_ngrams, n_docs);
+  const LargeVector<double> idf = d.inverse_frequencies();
   ScoringScratch scratch;
   std::vector<double> scores;
   scores.reserve(d.documents.size());

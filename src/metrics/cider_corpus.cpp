@@ -1,9 +1,19 @@
 #include "evalcli/metrics/cider_corpus.hpp"
 
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <span>
 
+#include "evalcli/core/error.hpp"
 #include "evalcli/core/sha256.hpp"
+#include "evalcli/io/parallel_reader.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli {
@@ -28,69 +38,182 @@ void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& l
   for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);
 }
 
-}  // namespace
-
-std::unique_ptr<CiderCorpus> build_cider_corpus(const CiderOptions& options, const TextPipeline& pipeline,
-                                                io::CaptionSet& set) {
-  // Tokenize, then count document frequencies over the references. The
-  // captions move out of `set` (only their counts are used later).
-  std::vector<std::u32string> tokenized_refs;
-  std::size_t ref_count = 0;
-  for (const auto& item : set.items) ref_count += item.refs.size();
-  tokenized_refs.reserve(ref_count);
-  for (auto& item : set.items) {
-    for (auto& ref : item.refs) tokenized_refs.push_back(std::move(ref));
-  }
-  tokenize_batch(pipeline, tokenized_refs);
-  std::vector<std::vector<std::u32string>> tokenized_hyps(set.system_names.size());
-  for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    auto& hyps = tokenized_hyps[s];
-    hyps.reserve(set.items.size());
-    for (auto& item : set.items) hyps.push_back(std::move(item.hyps[s]));
-    tokenize_batch(pipeline, hyps);
-  }
-  auto corpus = std::make_unique<CiderCorpus>(options);
-  {
-    std::size_t words = 0, sentences = tokenized_refs.size();
-    auto count_words = [&words](const std::u32string& line) {  // an estimate when not tokenized
-      words += static_cast<std::size_t>(std::count(line.begin(), line.end(), U' ')) + (line.empty() ? 0 : 1);
-    };
-    for (const auto& line : tokenized_refs) count_words(line);
-    for (const auto& system : tokenized_hyps) {
-      sentences += system.size();
-      for (const auto& line : system) count_words(line);
-    }
-    corpus->reserve(set.items.size(), sentences, words);
-  }
-  std::size_t ref_at = 0;
-  std::vector<std::u32string> hyps;
-  for (std::size_t i = 0; i < set.items.size(); ++i) {
-    const std::span<const std::u32string> refs(tokenized_refs.data() + ref_at, set.items[i].refs.size());
-    ref_at += set.items[i].refs.size();
-    if (tokenized_hyps.size() == 1) {
-      corpus->add_document(refs, std::span<const std::u32string>(&tokenized_hyps[0][i], 1));
-      continue;
-    }
-    hyps.clear();
-    for (const auto& system : tokenized_hyps) hyps.push_back(system[i]);
-    corpus->add_document(refs, hyps);
-  }
-  return corpus;
+// A piece of a batch: PTB reads each caption with the next one as its only
+// context, so the piece followed by the batch's next caption (`context`,
+// none at the end) tokenizes exactly as within the whole batch.
+void tokenize_piece(const TextPipeline& pipeline, std::vector<std::u32string>& lines, const std::u32string* context) {
+  if (context) lines.push_back(*context);
+  tokenize_batch(pipeline, lines);
+  if (context) lines.pop_back();
 }
 
-std::vector<SystemStats> cider_system_stats(const CiderCorpus& corpus, const io::CaptionSet& set) {
-  std::vector<SystemStats> systems;
-  for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    SystemStats system;
-    system.system = set.system_names[s];
-    system.totals.assign(2, 0.0);
-    for (double score : corpus.score_all(s)) {
-      system.rows.push_back({score, 1.0});
-      add_stats(system.totals, system.rows.back());
+// Words of a caption (an estimate when not tokenized), to pre-size the n-gram table.
+std::size_t count_words(const std::u32string& line) {
+  return static_cast<std::size_t>(std::count(line.begin(), line.end(), U' ')) + (line.empty() ? 0 : 1);
+}
+
+}  // namespace
+
+// An unnamed temporary file ($TMPDIR, else /tmp; gone when closed, however the
+// process ends): pass 1 writes each document's record (its n-gram vectors,
+// CiderCorpus::count_document), pass 2 reads them back in order. A record is
+// its length (8 bytes, native order) and its bytes.
+class CiderCorpusRun::Spill {
+ public:
+  Spill() {
+    const char* env = std::getenv("TMPDIR");
+    dir_ = env && *env ? env : "/tmp";
+    int fd = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+      std::string path = dir_ + "/evalcli-cider-XXXXXX";  // no O_TMPFILE here: a private name, unlinked at once
+      fd = ::mkostemp(path.data(), O_CLOEXEC);
+      if (fd >= 0) ::unlink(path.c_str());
     }
-    system.segments = system.rows.size();
-    systems.push_back(std::move(system));
+    if (fd < 0) fail("cannot create");
+    file_ = ::fdopen(fd, "w+b");
+    if (!file_) {
+      ::close(fd);
+      fail("cannot open");
+    }
   }
+  ~Spill() {
+    if (file_) std::fclose(file_);
+  }
+  Spill(const Spill&) = delete;
+  Spill& operator=(const Spill&) = delete;
+
+  // The record being written: count_document() appends to it.
+  std::string& record() { return record_; }
+  void write_record() {
+    const std::uint64_t size = record_.size();
+    if (std::fwrite(&size, sizeof size, 1, file_) != 1 || std::fwrite(record_.data(), 1, size, file_) != size) {
+      fail("cannot write");
+    }
+    record_.clear();
+  }
+  void rewind() {
+    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) fail("cannot write");
+  }
+  std::string_view read_record() {
+    std::uint64_t size = 0;
+    if (std::fread(&size, sizeof size, 1, file_) != 1) fail("cannot read");
+    record_.resize(size);
+    if (std::fread(record_.data(), 1, size, file_) != size) fail("cannot read");
+    return record_;
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw input_error(fmt::format("{}: {} the temporary file of CIDEr's second pass: {}", dir_, what,
+                                  std::strerror(errno ? errno : EIO)));
+  }
+  std::string dir_;
+  std::FILE* file_ = nullptr;
+  std::string record_;
+};
+
+CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set)
+    : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
+  system_names_ = set.system_names;
+  uniform_refs_ = set.uniform_refs();
+  // Tokenize all references as one batch and each system's hypotheses as
+  // another (moved out of the items and back).
+  std::vector<std::u32string> lines;
+  for (auto& item : set.items) {
+    for (auto& ref : item.refs) lines.push_back(std::move(ref));
+  }
+  tokenize_batch(pipeline, lines);
+  std::size_t at = 0, words = 0;
+  for (auto& item : set.items) {
+    for (auto& ref : item.refs) {
+      words += count_words(lines[at]);
+      ref = std::move(lines[at++]);
+    }
+  }
+  for (std::size_t s = 0; s < system_names_.size(); ++s) {
+    lines.clear();
+    for (auto& item : set.items) lines.push_back(std::move(item.hyps[s]));
+    tokenize_batch(pipeline, lines);
+    for (std::size_t i = 0; i < set.items.size(); ++i) {
+      words += count_words(lines[i]);
+      set.items[i].hyps[s] = std::move(lines[i]);
+    }
+  }
+  corpus_->reserve(set.items.size(), 0, words);
+  for (auto& item : set.items) {
+    corpus_->count_document(item.refs, item.hyps, &spill_->record());
+    spill_->write_record();
+    ids_.push_back(std::move(item.id));
+  }
+  spill_->rewind();
+}
+
+CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
+                               std::size_t block_items)
+    : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
+  ParallelReader reader(spec);
+  system_names_ = reader.system_names();
+  uniform_refs_ = reader.num_refs();
+  const std::size_t systems = reader.num_systems();
+  // Items of the block being read, plus one: the next block's first item is
+  // the PTB context of the block's last caption of each batch.
+  std::vector<std::vector<std::u32string>> refs, hyps;
+  std::vector<std::u32string> item_refs, item_hyps, lines;
+  bool more = true;
+  while (more) {
+    while (refs.size() < block_items + 1 && (more = reader.next(item_hyps, item_refs))) {
+      refs.push_back(std::move(item_refs));  // the reader refills moved-from vectors
+      hyps.push_back(std::move(item_hyps));
+    }
+    const std::size_t count = std::min(refs.size(), block_items);
+    const bool has_next = refs.size() > count;
+    lines.clear();
+    for (std::size_t i = 0; i < count; ++i) {
+      for (auto& ref : refs[i]) lines.push_back(std::move(ref));
+    }
+    tokenize_piece(pipeline, lines, has_next && !refs[count].empty() ? &refs[count].front() : nullptr);
+    for (std::size_t i = 0, at = 0; i < count; ++i) {
+      for (auto& ref : refs[i]) ref = std::move(lines[at++]);
+    }
+    for (std::size_t s = 0; s < systems; ++s) {
+      lines.clear();
+      for (std::size_t i = 0; i < count; ++i) lines.push_back(std::move(hyps[i][s]));
+      tokenize_piece(pipeline, lines, has_next ? &hyps[count][s] : nullptr);
+      for (std::size_t i = 0; i < count; ++i) hyps[i][s] = std::move(lines[i]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      corpus_->count_document(refs[i], hyps[i], &spill_->record());
+      spill_->write_record();
+      ids_.push_back(std::to_string(ids_.size() + 1));
+    }
+    refs.erase(refs.begin(), refs.begin() + static_cast<std::ptrdiff_t>(count));
+    hyps.erase(hyps.begin(), hyps.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+  if (ids_.empty()) {
+    throw input_error(fmt::format("{}: empty input: no hypothesis lines",
+                                  spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));
+  }
+  spill_->rewind();
+}
+
+CiderCorpusRun::~CiderCorpusRun() = default;
+
+std::vector<SystemStats> CiderCorpusRun::system_stats() {
+  std::vector<SystemStats> systems(system_names_.size());
+  for (std::size_t s = 0; s < systems.size(); ++s) {
+    systems[s].system = system_names_[s];
+    systems[s].totals.assign(2, 0.0);
+    systems[s].rows.reserve(ids_.size());
+  }
+  std::vector<double> scores;
+  for (std::size_t i = 0; i < ids_.size(); ++i) {
+    corpus_->score_saved_document(spill_->read_record(), scores);
+    for (std::size_t s = 0; s < systems.size(); ++s) {
+      systems[s].rows.push_back({scores[s], 1.0});
+      add_stats(systems[s].totals, systems[s].rows.back());
+    }
+  }
+  for (auto& system : systems) system.segments = system.rows.size();
   return systems;
 }
 

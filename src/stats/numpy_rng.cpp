@@ -80,14 +80,16 @@ std::vector<std::uint32_t> seed_sequence_state(const std::vector<std::uint32_t>&
   return state;
 }
 
-Pcg64::Pcg64(std::optional<std::uint64_t> seed) {
+std::vector<std::uint32_t> fresh_entropy() {
+  std::random_device device;
   std::vector<std::uint32_t> entropy;
-  if (seed) {
-    entropy = seed_words(*seed);
-  } else {
-    std::random_device device;
-    for (int i = 0; i < 4; ++i) entropy.push_back(device());
-  }
+  for (int i = 0; i < 4; ++i) entropy.push_back(device());
+  return entropy;
+}
+
+Pcg64::Pcg64(std::optional<std::uint64_t> seed) : Pcg64(seed ? seed_words(*seed) : fresh_entropy()) {}
+
+Pcg64::Pcg64(const std::vector<std::uint32_t>& entropy) {
   const auto words = seed_sequence_state(entropy, 8);
   std::array<std::uint64_t, 4> u64{};
   for (std::size_t k = 0; k < 4; ++k) u64[k] = words[2 * k] | (static_cast<std::uint64_t>(words[2 * k + 1]) << 32);
@@ -137,28 +139,34 @@ std::uint32_t Pcg64::bounded(std::uint32_t bound) {
   return static_cast<std::uint32_t>(m >> 32);
 }
 
-std::vector<std::uint32_t> bootstrap_indices(Pcg64& rng, std::size_t samples, std::size_t population) {
+void draw_bootstrap_indices(Pcg64& rng, std::size_t population, std::span<std::uint32_t> out) {
   if (population > 0xffffffffULL) throw std::length_error("bootstrap population must be below 2^32");
   const auto bound = static_cast<std::uint32_t>(population);
+  for (auto& index : out) index = rng.bounded(bound);
+}
+
+void MaskDraws::draw(std::span<std::uint8_t> out) {
+  for (auto& bit : out) {
+    if (remaining_ == 0) {
+      buffer_ = rng_.next32();
+      remaining_ = 31;
+    } else {
+      buffer_ >>= 1;
+      --remaining_;
+    }
+    bit = static_cast<std::uint8_t>(buffer_ & 1U);
+  }
+}
+
+std::vector<std::uint32_t> bootstrap_indices(Pcg64& rng, std::size_t samples, std::size_t population) {
   std::vector<std::uint32_t> indices(samples * population);
-  for (auto& index : indices) index = rng.bounded(bound);
+  draw_bootstrap_indices(rng, population, indices);
   return indices;
 }
 
 std::vector<std::uint8_t> randomization_masks(Pcg64& rng, std::size_t trials, std::size_t population) {
   std::vector<std::uint8_t> masks(trials * population);
-  std::uint32_t buffer = 0;
-  int remaining = 0;
-  for (auto& bit : masks) {
-    if (remaining == 0) {
-      buffer = rng.next32();
-      remaining = 31;
-    } else {
-      buffer >>= 1;
-      --remaining;
-    }
-    bit = static_cast<std::uint8_t>(buffer & 1U);
-  }
+  MaskDraws(rng).draw(masks);
   return masks;
 }
 

@@ -95,28 +95,134 @@ void sum_picked_rows(const T* matrix, std::size_t k, std::span<const std::uint32
   }
 }
 
+// Scores resamples of one system's statistics, summed as `summation` says
+// (the float32 copy SacreBLEU sums is made once, not per block).
+class ResampleScorer {
+ public:
+  ResampleScorer(const StatsModel& metric, const StatMatrix& stats, Summation summation)
+      : metric_(metric), stats_(stats), summation_(summation) {
+    if (summation_ == Summation::float32_like_sacrebleu) float32_.assign(stats.values().begin(), stats.values().end());
+  }
+  // `indices` holds scores.size() resamples of rows() row numbers each.
+  void score(std::span<const std::uint32_t> indices, std::span<double> scores) const {
+    const std::size_t n = stats_.rows(), k = stats_.cols();
+    if (summation_ == Summation::float32_like_sacrebleu) {
+      // numpy: np.array(stats, dtype='float32')[idxs[r]].sum(0), summed in row order in float32.
+      std::vector<float> sum(k);
+      for (std::size_t r = 0; r < scores.size(); ++r) {
+        sum_picked_rows<float>(float32_.data(), k, indices.subspan(r * n, n), sum);
+        scores[r] = metric_.score_float32(sum);
+      }
+    } else {
+      StatRow sum(k);
+      for (std::size_t r = 0; r < scores.size(); ++r) {
+        sum_picked_rows<double>(stats_.values().data(), k, indices.subspan(r * n, n), sum);
+        scores[r] = metric_.score(sum);
+      }
+    }
+  }
+
+ private:
+  const StatsModel& metric_;
+  const StatMatrix& stats_;
+  Summation summation_;
+  std::vector<float> float32_;
+};
+
+// What a random stream starts from: a seed's words, or fresh entropy (kept
+// so that several passes can draw the same unseeded stream).
+using Entropy = std::vector<std::uint32_t>;
+Entropy stream_entropy(std::optional<std::uint64_t> seed) { return seed ? seed_words(*seed) : fresh_entropy(); }
+
+// One random stream's resamples, drawn a block of samples at a time in
+// numpy's order (the row-major (samples, rows) matrix of choice() or
+// integers(2)), so that about `block_bytes` of draws are held at once:
+// 4-byte indices, or masks packed 8 segments a byte. A block has at most
+// kMaxSamplesPerBlock samples (their per-sample sums stay small too).
+class ResampleBlocks {
+ public:
+  static constexpr std::size_t kMaxSamplesPerBlock = 4096;
+
+  ResampleBlocks(PairedTestKind kind, const Entropy& entropy, std::size_t rows, std::size_t samples,
+                 std::size_t block_bytes)
+      : kind_(kind),
+        rng_(entropy),
+        mask_draws_(rng_),
+        rows_(rows),
+        samples_(samples),
+        per_block_(std::clamp<std::size_t>(block_bytes / std::max<std::size_t>(sample_bytes(kind, rows), 1), 1,
+                                           kMaxSamplesPerBlock)) {}
+  ResampleBlocks(const ResampleBlocks&) = delete;
+  ResampleBlocks& operator=(const ResampleBlocks&) = delete;
+
+  // Draws the next block; false once every sample has been drawn.
+  bool next() {
+    first_ += count_;
+    if (first_ >= samples_) return false;
+    count_ = std::min(per_block_, samples_ - first_);
+    if (kind_ == PairedTestKind::bootstrap) {
+      indices_.resize(count_ * rows_);
+      draw_bootstrap_indices(rng_, rows_, indices_);
+    } else {
+      draw_packed_masks();
+    }
+    return true;
+  }
+  static std::size_t sample_bytes(PairedTestKind kind, std::size_t rows) {
+    return kind == PairedTestKind::bootstrap ? rows * sizeof(std::uint32_t) : (rows + 7) / 8;
+  }
+  std::size_t first() const { return first_; }
+  std::size_t count() const { return count_; }
+  // Bootstrap: count() x rows row numbers.
+  std::span<const std::uint32_t> indices() const { return indices_; }
+  // AR: count() masks of mask_bytes(); bit b of byte i = segment 8*i+b takes the baseline's statistics.
+  const std::uint8_t* packed_masks() const { return packed_.data(); }
+  std::size_t mask_bytes() const { return (rows_ + 7) / 8; }
+
+ private:
+  void draw_packed_masks() {
+    const std::size_t bytes = mask_bytes();
+    packed_.assign(count_ * bytes, 0);
+    mask_row_.resize(rows_);
+    for (std::size_t t = 0; t < count_; ++t) {
+      mask_draws_.draw(mask_row_);
+      std::uint8_t* packed = packed_.data() + t * bytes;
+      for (std::size_t i = 0; i < rows_; ++i) packed[i / 8] |= static_cast<std::uint8_t>(mask_row_[i] << (i % 8));
+    }
+  }
+
+  PairedTestKind kind_;
+  Pcg64 rng_;
+  MaskDraws mask_draws_;  // draws from rng_
+  std::size_t rows_, samples_, per_block_;
+  std::size_t first_ = 0, count_ = 0;
+  std::vector<std::uint32_t> indices_;
+  std::vector<std::uint8_t> mask_row_, packed_;
+};
+
+// The bootstrap scores of every scorer on the resamples of one stream.
+std::vector<std::vector<double>> stream_bootstrap_scores(const std::vector<const ResampleScorer*>& scorers,
+                                                        const Entropy& entropy, std::size_t rows,
+                                                        std::size_t samples, std::size_t block_bytes) {
+  // No segments, no resample (estimate_ci then refuses the empty list).
+  const std::size_t drawn = rows == 0 ? 0 : samples;
+  std::vector<std::vector<double>> scores(scorers.size(), std::vector<double>(drawn));
+  ResampleBlocks blocks(PairedTestKind::bootstrap, entropy, rows, drawn, block_bytes);
+  while (blocks.next()) {
+    for (std::size_t i = 0; i < scorers.size(); ++i) {
+      scorers[i]->score(blocks.indices(), std::span<double>(scores[i]).subspan(blocks.first(), blocks.count()));
+    }
+  }
+  return scores;
+}
+
 }  // namespace
 
 std::vector<double> bootstrap_scores(const StatsModel& metric, const StatMatrix& stats,
                                      std::span<const std::uint32_t> indices, Summation summation) {
-  const std::size_t n = stats.rows(), k = stats.cols();
-  const std::size_t samples = n == 0 ? 0 : indices.size() / n;
-  std::vector<double> scores(samples);
-  if (summation == Summation::float32_like_sacrebleu) {
-    // numpy: np.array(stats, dtype='float32')[idxs[r]].sum(0), summed in row order in float32.
-    const std::vector<float> matrix(stats.values().begin(), stats.values().end());
-    std::vector<float> sum(k);
-    for (std::size_t r = 0; r < samples; ++r) {
-      sum_picked_rows<float>(matrix.data(), k, indices.subspan(r * n, n), sum);
-      scores[r] = metric.score_float32(sum);
-    }
-  } else {
-    StatRow sum(k);
-    for (std::size_t r = 0; r < samples; ++r) {
-      sum_picked_rows<double>(stats.values().data(), k, indices.subspan(r * n, n), sum);
-      scores[r] = metric.score(sum);
-    }
-  }
+  const std::size_t n = stats.rows();
+  std::vector<double> scores(n == 0 ? 0 : indices.size() / n);
+  ResampleScorer(metric, stats, summation).score(indices, scores);
   return scores;
 }
 
@@ -137,10 +243,10 @@ Interval estimate_ci(std::vector<double> scores, MeanKind mean_kind) {
 }
 
 Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats, std::size_t samples,
-                              const Seed& seed) {
-  Pcg64 rng(seed.value);
-  const auto indices = bootstrap_indices(rng, samples, stats.rows());
-  return estimate_ci(bootstrap_scores(metric, stats, indices, summation_for(metric)), MeanKind::exact);
+                              const Seed& seed, std::size_t block_bytes) {
+  const ResampleScorer scorer(metric, stats, summation_for(metric));
+  auto scores = stream_bootstrap_scores({&scorer}, stream_entropy(seed.value), stats.rows(), samples, block_bytes);
+  return estimate_ci(std::move(scores.front()), MeanKind::exact);
 }
 
 double p_value(std::span<const double> samples, double observed) {
@@ -155,120 +261,123 @@ std::size_t PairedTestOptions::default_samples() const {
 
 namespace {
 
-// The random draws of one comparison. SacreBLEU seeds a fresh generator per
-// system with the same seed, so seeded runs share one set of draws.
-struct Draws {
-  std::vector<std::uint32_t> indices;      // bootstrap: samples x rows
-  std::vector<std::uint8_t> packed_masks;  // AR: samples x ceil(rows/8), bit b of byte = segment 8*byte+b
-};
-
-Draws make_draws(const PairedTestOptions& options, std::optional<std::uint64_t> seed, std::size_t rows) {
-  Pcg64 rng(seed);
-  Draws draws;
-  const std::size_t samples = options.default_samples();
-  if (options.kind == PairedTestKind::bootstrap) {
-    draws.indices = bootstrap_indices(rng, samples, rows);
-  } else {
-    const auto masks = randomization_masks(rng, samples, rows);
-    const std::size_t bytes = (rows + 7) / 8;
-    draws.packed_masks.assign(samples * bytes, 0);
-    for (std::size_t t = 0; t < samples; ++t) {
-      for (std::size_t i = 0; i < rows; ++i) {
-        if (masks[t * rows + i]) draws.packed_masks[t * bytes + i / 8] |= static_cast<std::uint8_t>(1U << (i % 8));
-      }
+// Approximate randomization of one system against the baseline: per trial,
+// A = mask@base + (1-mask)@system and B the opposite; the trial's value is
+// |score(A) - score(B)|.
+class RandomizationTest {
+ public:
+  RandomizationTest(const StatsModel& metric, const StatMatrix& base, const StatMatrix& system)
+      : metric_(metric), base_(base), system_(system), exact_(base.integral() && system.integral()) {
+    if (exact_) {
+      total_base_ = base.totals();
+      total_system_ = system.totals();
     }
   }
-  return draws;
-}
+  // The values of the trials whose masks `masks` (differences.size() masks
+  // of (rows + 7) / 8 bytes) holds.
+  void differences(const std::uint8_t* masks, std::span<double> differences) const {
+    exact_ ? whole_number_differences(masks, differences) : fractional_differences(masks, differences);
+  }
 
-// Per trial: A = mask@base + (1-mask)@system and B the opposite; returns |score(A) - score(B)|.
-std::vector<double> randomization_differences(const StatsModel& metric, const StatMatrix& base,
-                                              const StatMatrix& system, const Draws& draws,
-                                              std::size_t trials) {
-  const std::size_t n = base.rows(), k = base.cols(), bytes = (n + 7) / 8;
-  std::vector<double> differences(trials);
-  StatRow a(k), b(k);
-  if (base.integral() && system.integral()) {
-    // Whole-number statistics (numpy sums them as int64): every order is exact,
-    // so A = total_system + sum over masked segments of (base - system), taken
-    // from per-byte tables of subset sums, and B = total_base - that sum.
-    const StatRow total_base = base.totals(), total_system = system.totals();
-    std::vector<double> table(bytes * 256 * k, 0.0);
+ private:
+  // Whole-number statistics (numpy sums them as int64): every order is exact,
+  // so A = total_system + sum over masked segments of (base - system) and
+  // B = total_base - that sum. The sum is taken 8 segments at a time from a
+  // table of the 256 subset sums of those 8 (built once per block of trials,
+  // then used by every trial of the block while it is in the cache).
+  void whole_number_differences(const std::uint8_t* masks, std::span<double> differences) const {
+    const std::size_t k = base_.cols(), bytes = (base_.rows() + 7) / 8, trials = differences.size();
+    std::vector<double> masked(trials * k, 0.0);  // per trial
+    std::vector<double> table(256 * k);
     for (std::size_t block = 0; block < bytes; ++block) {
-      double* block_table = table.data() + block * 256 * k;
-      for (unsigned subset = 1; subset < 256; ++subset) {
-        const unsigned low = static_cast<unsigned>(__builtin_ctz(subset));
-        const std::size_t segment = block * 8 + low;
-        const double* previous = block_table + (subset & (subset - 1)) * k;
-        double* entry = block_table + subset * k;
-        for (std::size_t j = 0; j < k; ++j) {
-          entry[j] = previous[j] + (segment < n ? base.row(segment)[j] - system.row(segment)[j] : 0.0);
-        }
+      fill_subset_table(block, table);
+      for (std::size_t t = 0; t < trials; ++t) {
+        const double* entry = table.data() + masks[t * bytes + block] * k;
+        double* sum = masked.data() + t * k;
+        for (std::size_t j = 0; j < k; ++j) sum[j] += entry[j];
       }
     }
-    StatRow masked(k);
+    StatRow a(k), b(k);
     for (std::size_t t = 0; t < trials; ++t) {
-      std::fill(masked.begin(), masked.end(), 0.0);
-      const std::uint8_t* mask = draws.packed_masks.data() + t * bytes;
-      for (std::size_t block = 0; block < bytes; ++block) {
-        const double* entry = table.data() + (block * 256 + mask[block]) * k;
-        for (std::size_t j = 0; j < k; ++j) masked[j] += entry[j];
-      }
       for (std::size_t j = 0; j < k; ++j) {
-        a[j] = total_system[j] + masked[j];
-        b[j] = total_base[j] - masked[j];
+        a[j] = total_system_[j] + masked[t * k + j];
+        b[j] = total_base_[j] - masked[t * k + j];
       }
-      differences[t] = std::fabs(metric.score(a) - metric.score(b));
+      differences[t] = std::fabs(metric_.score(a) - metric_.score(b));
     }
-    return differences;
   }
+
+  // table[subset * k + j]: sum of (base - system)[j] over the segments of
+  // `block` (segments 8*block .. 8*block+7) whose bits are set in subset.
+  void fill_subset_table(std::size_t block, std::vector<double>& table) const {
+    const std::size_t n = base_.rows(), k = base_.cols();
+    std::fill(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(k), 0.0);
+    for (unsigned subset = 1; subset < 256; ++subset) {
+      const std::size_t segment = block * 8 + static_cast<unsigned>(__builtin_ctz(subset));
+      const double* previous = table.data() + (subset & (subset - 1)) * k;
+      double* entry = table.data() + subset * k;
+      for (std::size_t j = 0; j < k; ++j) {
+        entry[j] = previous[j] + (segment < n ? base_.row(segment)[j] - system_.row(segment)[j] : 0.0);
+      }
+    }
+  }
+
   // Fractional statistics: float64 sums in segment order (numpy's matmul may
   // use another order; see docs/statistics.md).
-  StatRow pos_base(k), neg_base(k), pos_system(k), neg_system(k);
-  for (std::size_t t = 0; t < trials; ++t) {
-    for (auto* v : {&pos_base, &neg_base, &pos_system, &neg_system}) std::fill(v->begin(), v->end(), 0.0);
-    const std::uint8_t* mask = draws.packed_masks.data() + t * bytes;
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool take_base = (mask[i / 8] >> (i % 8)) & 1U;
-      add_stats(take_base ? pos_base : neg_base, base.row(i));
-      add_stats(take_base ? pos_system : neg_system, system.row(i));
+  void fractional_differences(const std::uint8_t* masks, std::span<double> differences) const {
+    const std::size_t n = base_.rows(), k = base_.cols(), bytes = (n + 7) / 8;
+    StatRow a(k), b(k), pos_base(k), neg_base(k), pos_system(k), neg_system(k);
+    for (std::size_t t = 0; t < differences.size(); ++t) {
+      for (auto* v : {&pos_base, &neg_base, &pos_system, &neg_system}) std::fill(v->begin(), v->end(), 0.0);
+      const std::uint8_t* mask = masks + t * bytes;
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool take_base = (mask[i / 8] >> (i % 8)) & 1U;
+        add_stats(take_base ? pos_base : neg_base, base_.row(i));
+        add_stats(take_base ? pos_system : neg_system, system_.row(i));
+      }
+      for (std::size_t j = 0; j < k; ++j) {
+        a[j] = pos_base[j] + neg_system[j];
+        b[j] = neg_base[j] + pos_system[j];
+      }
+      differences[t] = std::fabs(metric_.score(a) - metric_.score(b));
     }
-    for (std::size_t j = 0; j < k; ++j) {
-      a[j] = pos_base[j] + neg_system[j];
-      b[j] = neg_base[j] + pos_system[j];
-    }
-    differences[t] = std::fabs(metric.score(a) - metric.score(b));
+  }
+
+  const StatsModel& metric_;
+  const StatMatrix& base_;
+  const StatMatrix& system_;
+  bool exact_;
+  StatRow total_base_, total_system_;
+};
+
+// The AR values of one comparison, its masks drawn from a stream of its own.
+std::vector<double> randomization_differences(const StatsModel& metric, const StatMatrix& base,
+                                              const StatMatrix& system, const Entropy& entropy,
+                                              const PairedTestOptions& options) {
+  const RandomizationTest test(metric, base, system);
+  std::vector<double> differences(options.default_samples());
+  ResampleBlocks blocks(PairedTestKind::randomization, entropy, base.rows(), differences.size(), options.block_bytes);
+  while (blocks.next()) {
+    test.differences(blocks.packed_masks(), std::span<double>(differences).subspan(blocks.first(), blocks.count()));
   }
   return differences;
 }
 
-struct MetricBaseline {
-  double score = 0;
-  std::vector<double> shared_scores;  // bootstrap scores on the shared draws (seeded runs)
-};
-
-PairedResult compare(const StatsModel& metric, const StatMatrix& base, const MetricBaseline& baseline,
-                     const StatMatrix& system, const Draws& draws, bool shared, const PairedTestOptions& options) {
+// The bootstrap part of one comparison: the system's interval and the p-value
+// of its delta against the baseline's scores on the same resamples.
+PairedResult bootstrap_comparison(double baseline_score, const std::vector<double>& base_scores,
+                                  double system_score, std::vector<double> system_scores) {
   PairedResult result;
-  result.score = metric.score(system.totals());
-  const double delta = std::fabs(baseline.score - result.score);
-  const std::size_t samples = options.default_samples();
-  if (options.kind == PairedTestKind::bootstrap) {
-    const Summation summation = summation_for(metric);
-    const std::vector<double> base_scores =
-        shared ? baseline.shared_scores : bootstrap_scores(metric, base, draws.indices, summation);
-    const std::vector<double> system_scores = bootstrap_scores(metric, system, draws.indices, summation);
-    const Interval interval = estimate_ci(system_scores, MeanKind::numpy);
-    result.mean = interval.mean;
-    result.ci = interval.half_width;
-    std::vector<double> differences(samples);
-    for (std::size_t r = 0; r < samples; ++r) differences[r] = std::fabs(system_scores[r] - base_scores[r]);
-    const double mean_difference = numpy_mean(differences);
-    for (double& d : differences) d -= mean_difference;
-    result.p_value = p_value(differences, delta);
-  } else {
-    result.p_value = p_value(randomization_differences(metric, base, system, draws, samples), delta);
-  }
+  result.score = system_score;
+  const double delta = std::fabs(baseline_score - system_score);
+  std::vector<double> differences(system_scores.size());
+  for (std::size_t r = 0; r < differences.size(); ++r) differences[r] = std::fabs(system_scores[r] - base_scores[r]);
+  const Interval interval = estimate_ci(std::move(system_scores), MeanKind::numpy);
+  result.mean = interval.mean;
+  result.ci = interval.half_width;
+  const double mean_difference = numpy_mean(differences);
+  for (double& d : differences) d -= mean_difference;
+  result.p_value = p_value(differences, delta);
   return result;
 }
 
@@ -290,51 +399,75 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
   if (systems < 2) throw usage_error("paired tests need a baseline and at least one more system");
   const std::size_t rows = stats[0][0].rows();
   const std::size_t samples = options.default_samples();
+  const bool bootstrap = options.kind == PairedTestKind::bootstrap;
 
   // SacreBLEU quirk: each comparison seeds with `seed if seed else None`, so
   // seed 0 means fresh entropy there (but not for the baseline's interval).
+  // Seeded comparisons therefore all draw the baseline interval's resamples.
   const std::optional<std::uint64_t> comparison_seed =
       options.seed.value && *options.seed.value != 0 ? options.seed.value : std::nullopt;
   const bool shared = comparison_seed.has_value();
 
   std::vector<std::vector<PairedResult>> results(metrics.size(), std::vector<PairedResult>(systems));
-  std::vector<MetricBaseline> baselines(metrics.size());
-  Draws shared_draws;
-  if (shared) shared_draws = make_draws(options, comparison_seed, rows);
-  std::vector<std::uint32_t> baseline_indices;
-  if (options.kind == PairedTestKind::bootstrap) {
-    Pcg64 rng(options.seed.value);
-    baseline_indices = bootstrap_indices(rng, samples, rows);
-  }
+  std::vector<double> baseline_scores(metrics.size());
+  std::vector<ResampleScorer> base_scorers;
+  base_scorers.reserve(metrics.size());
   for (std::size_t m = 0; m < metrics.size(); ++m) {
-    const StatsModel& metric = *metrics[m];
-    baselines[m].score = metric.score(stats[m][0].totals());
-    results[m][0].score = baselines[m].score;
-    if (options.kind == PairedTestKind::bootstrap) {
-      auto scores = bootstrap_scores(metric, stats[m][0], baseline_indices, summation_for(metric));
-      const Interval interval = estimate_ci(scores, MeanKind::numpy);
+    baseline_scores[m] = metrics[m]->score(stats[m][0].totals());
+    results[m][0].score = baseline_scores[m];
+    base_scorers.emplace_back(*metrics[m], stats[m][0], summation_for(*metrics[m]));
+  }
+  std::vector<std::vector<double>> shared_base_scores;  // [m], bootstrap with shared resamples
+  if (bootstrap) {
+    std::vector<const ResampleScorer*> base;
+    for (const auto& scorer : base_scorers) base.push_back(&scorer);
+    auto scores = stream_bootstrap_scores(base, stream_entropy(options.seed.value), rows, samples, options.block_bytes);
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const Interval interval = estimate_ci(scores[m], MeanKind::numpy);
       results[m][0].mean = interval.mean;
       results[m][0].ci = interval.half_width;
-      if (shared) {
-        baselines[m].shared_scores = comparison_seed == options.seed.value
-                                         ? std::move(scores)
-                                         : bootstrap_scores(metric, stats[m][0], shared_draws.indices,
-                                                            summation_for(metric));
-      }
     }
+    if (shared) shared_base_scores = std::move(scores);
   }
+
+  // One comparison of system s with the baseline, for every metric, on one
+  // stream as SacreBLEU's (seeded: the baseline interval's resamples again,
+  // drawn anew so that memory stays at one block per worker).
+  auto compare_system = [&](std::size_t s) {
+    const Entropy entropy = stream_entropy(comparison_seed);
+    if (!bootstrap) {  // each metric draws the system's masks anew: one subset table at a time
+      for (std::size_t m = 0; m < metrics.size(); ++m) {
+        const std::vector<double> differences =
+            randomization_differences(*metrics[m], stats[m][0], stats[m][s], entropy, options);
+        results[m][s].score = metrics[m]->score(stats[m][s].totals());
+        results[m][s].p_value = p_value(differences, std::fabs(baseline_scores[m] - results[m][s].score));
+      }
+      return;
+    }
+    std::vector<ResampleScorer> system_scorers;
+    system_scorers.reserve(metrics.size());
+    std::vector<const ResampleScorer*> scorers;  // the system's, then (own resamples) the baseline's
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      system_scorers.emplace_back(*metrics[m], stats[m][s], summation_for(*metrics[m]));
+      scorers.push_back(&system_scorers.back());
+    }
+    if (!shared) {
+      for (const auto& scorer : base_scorers) scorers.push_back(&scorer);
+    }
+    auto scores = stream_bootstrap_scores(scorers, entropy, rows, samples, options.block_bytes);
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const std::vector<double>& base_scores = shared ? shared_base_scores[m] : scores[metrics.size() + m];
+      results[m][s] = bootstrap_comparison(baseline_scores[m], base_scores, metrics[m]->score(stats[m][s].totals()),
+                                           std::move(scores[m]));
+    }
+  };
 
   // One task per system, as SacreBLEU's worker pool; each writes its own cells.
   const std::size_t tasks = systems - 1;
   std::atomic<std::size_t> next_task{0}, done{0};
   auto work = [&] {
     for (std::size_t task; (task = next_task.fetch_add(1)) < tasks;) {
-      const std::size_t s = task + 1;
-      const Draws own_draws = shared ? Draws{} : make_draws(options, comparison_seed, rows);
-      const Draws& draws = shared ? shared_draws : own_draws;
-      for (std::size_t m = 0; m < metrics.size(); ++m) {
-        results[m][s] = compare(*metrics[m], stats[m][0], baselines[m], stats[m][s], draws, shared, options);
-      }
+      compare_system(task + 1);
       ++done;
     }
   };

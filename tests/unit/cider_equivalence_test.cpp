@@ -182,3 +182,46 @@ TEST_CASE("CiderCorpus equals a plain string implementation of pycocoevalcap on 
     }
   }
 }
+
+// Pass 1 without keeping the documents (count_document), pass 2 per document
+// given again (score_document) or from its saved record (score_saved_document):
+// the same scores and df file, bit for bit.
+TEST_CASE("counted documents scored one by one equal the kept corpus", "[cider]") {
+  std::mt19937 rng(20261201);
+  for (int trial = 0; trial < 30; ++trial) {
+    std::vector<std::vector<std::u32string>> refs(2 + rng() % 30);
+    std::vector<std::vector<std::u32string>> hyps(refs.size());
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      for (std::size_t r = 1 + rng() % 5; r-- > 0;) {
+        refs[i].push_back(evalcli::utf8::decode_or_throw(random_sentence(rng), "test"));
+      }
+      for (int s = 0; s < 2; ++s) hyps[i].push_back(evalcli::utf8::decode_or_throw(random_sentence(rng), "test"));
+    }
+    evalcli::CiderOptions options;
+    options.variant = trial % 2 ? evalcli::CiderVariant::cider_d : evalcli::CiderVariant::cider;
+    options.max_n = trial % 5 == 4 ? 2 : 4;
+    evalcli::CiderCorpus kept(options), counted(options), saved(options);
+    std::vector<std::string> records(refs.size());
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      kept.add_document(refs[i], hyps[i]);
+      counted.count_document(refs[i], hyps[i]);
+      saved.count_document(refs[i], hyps[i], &records[i]);
+    }
+    INFO("trial " << trial);
+    REQUIRE(counted.documents() == kept.documents());
+    CHECK(evalcli::serialize_document_frequencies(counted.document_frequencies("none-v1")) ==
+          evalcli::serialize_document_frequencies(kept.document_frequencies("none-v1")));
+    const std::vector<double> system0 = kept.score_all(0), system1 = kept.score_all(1);
+    std::vector<double> scores;
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      counted.score_document(refs[i], hyps[i], scores);
+      REQUIRE(scores.size() == 2);
+      CHECK(scores[0] == system0[i]);
+      CHECK(scores[1] == system1[i]);
+      saved.score_saved_document(records[i], scores);  // its n-gram vectors, kept aside
+      REQUIRE(scores.size() == 2);
+      CHECK(scores[0] == system0[i]);
+      CHECK(scores[1] == system1[i]);
+    }
+  }
+}

@@ -130,6 +130,47 @@ TEST_CASE("df file errors name file and line", "[cider]") {
                     Catch::Contains("documents"));
 }
 
+// Issue #17 item 8: a df file that cannot be what --save-df wrote is refused,
+// naming the file, the line and what is wrong.
+TEST_CASE("df files: impossible counts, long n-grams, duplicates and cut files are refused", "[cider]") {
+  const std::string header = "evalcli-cider-df/1\tdocuments=3\tn=2\ttok=ptb-v1\n";
+  auto problem = [](const std::string& text) {
+    try {
+      evalcli::parse_document_frequencies(text, "x.df");
+    } catch (const evalcli::Error& e) {
+      CHECK(e.code() == evalcli::ExitCode::input_data);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(problem(header + "3\ta b\n1\tc\n") == "accepted");
+  CHECK_THAT(problem(header + "1\ta\n4\tb\n"), Catch::Contains("x.df:3") && Catch::Contains("documents=3"));
+  CHECK_THAT(problem(header + "0\tb\n"), Catch::Contains("x.df:2"));
+  CHECK_THAT(problem(header + "1\ta b c\n"), Catch::Contains("x.df:2") && Catch::Contains("n=2"));
+  CHECK_THAT(problem(header + "1\t \n"), Catch::Contains("x.df:2") && Catch::Contains("empty"));
+  CHECK_THAT(problem(header + "1\ta b\n2\tc\n2\ta  b\n"), Catch::Contains("x.df:4") && Catch::Contains("line 2"));
+  CHECK_THAT(problem(header + "1\ta\n2\tb"), Catch::Contains("x.df:3") && Catch::Contains("newline"));
+  CHECK_THAT(problem("evalcli-cider-df/1\tdocuments=3\tn=0\ttok=ptb-v1\n"),
+             Catch::Contains("x.df:1") && Catch::Contains("n="));
+  CHECK_THAT(problem("evalcli-cider-df/1\tdocuments=3\tn=4\ttok=ptb-v1\n1\ta\n1\ta\n"), Catch::Contains("duplicate"));
+}
+
+TEST_CASE("cider CLI: a df file of another tokenizer is refused", "[cider][cli]") {
+  TempFile ref("a man rides a horse\nthe cat\n"), hyp("a man rides\nthe cat sits\n");
+  TempFile df_13a("evalcli-cider-df/1\tdocuments=2\tn=4\ttok=13a-v1\n1\ta\n", ".df");
+  TempFile df_ptb("evalcli-cider-df/1\tdocuments=2\tn=4\ttok=ptb-v1\n1\ta\n", ".df");
+  TempFile df_none("evalcli-cider-df/1\tdocuments=2\tn=4\n1\ta\n", ".df");
+  const auto wrong = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_13a.path()});
+  CHECK(wrong.exit_code == 3);
+  CHECK_THAT(wrong.err, Catch::Contains(df_13a.path() + ":1") && Catch::Contains("tok=13a-v1") &&
+                            Catch::Contains("ptb-v1"));
+  CHECK(run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_ptb.path()}).exit_code == 0);
+  CHECK(run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_13a.path(), "-tok", "13a"}).exit_code == 0);
+  const auto missing = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_none.path()});
+  CHECK(missing.exit_code == 3);
+  CHECK_THAT(missing.err, Catch::Contains("tok="));
+}
+
 TEST_CASE("the Metric view scores one item against fixed document frequencies", "[cider]") {
   CiderCorpus corpus(CiderOptions{});
   corpus.add_document({u("a man rides"), u("a man")}, {u("a man rides")});

@@ -41,4 +41,37 @@ TEST_CASE("unseeded generators differ", "[stats][rng]") {
   CHECK(a.next64() != b.next64());
 }
 
+// Blocks of any size continue one stream: drawing a matrix piece by piece
+// (rows cut anywhere) gives numpy's whole-matrix draws.
+TEST_CASE("bootstrap indices drawn in blocks equal the whole matrix", "[stats][rng]") {
+  const std::size_t samples = 9, population = 37;
+  Pcg64 whole_rng(2024), block_rng(2024);
+  const auto whole = bootstrap_indices(whole_rng, samples, population);
+  std::vector<std::uint32_t> pieces(whole.size());
+  std::size_t at = 0;
+  for (std::size_t block : {1u, 36u, 37u, 5u, 74u, 100u}) {
+    draw_bootstrap_indices(block_rng, population, std::span<std::uint32_t>(pieces).subspan(at, block));
+    at += block;
+  }
+  draw_bootstrap_indices(block_rng, population, std::span<std::uint32_t>(pieces).subspan(at));
+  CHECK(pieces == whole);
+  CHECK(block_rng.next64() == whole_rng.next64());
+}
+
+TEST_CASE("randomization masks drawn in blocks keep the bit buffer across blocks", "[stats][rng]") {
+  const std::size_t trials = 7, population = 45;  // rows that do not end on a 32-bit draw
+  Pcg64 whole_rng(99), block_rng(99);
+  const auto whole = randomization_masks(whole_rng, trials, population);
+  MaskDraws draws(block_rng);
+  std::vector<std::uint8_t> pieces(whole.size());
+  std::size_t at = 0;
+  for (std::size_t block : {3u, 45u, 31u, 1u, 64u}) {
+    draws.draw(std::span<std::uint8_t>(pieces).subspan(at, block));
+    at += block;
+  }
+  draws.draw(std::span<std::uint8_t>(pieces).subspan(at));
+  CHECK(pieces == whole);
+  CHECK(block_rng.next64() == whole_rng.next64());
+}
+
 }  // namespace evalcli::stats

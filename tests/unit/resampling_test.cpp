@@ -99,4 +99,46 @@ TEST_CASE("paired tests need two systems", "[stats][resampling]") {
   CHECK_THROWS_AS(run_paired_tests({&metric}, {{matrix({{1, 2}})}}, options), Error);
 }
 
+// Resamples are drawn and scored a block at a time; the block (one resample,
+// a few, all of them) never changes a number.
+TEST_CASE("resampling results do not depend on the block size", "[stats][resampling]") {
+  RatioMetric metric;
+  std::vector<StatRow> base, system, fractional;
+  for (int i = 0; i < 45; ++i) {  // 45 rows: resamples and masks cross block and 32-bit boundaries
+    base.push_back({static_cast<double>(3 + i % 5), 10});
+    system.push_back({static_cast<double>(4 + i % 3), 10});
+    fractional.push_back({0.5 + i % 7, 10});
+  }
+  // Bootstrap resamples of 45 rows take 180 bytes, AR masks 6: blocks of 1 to all samples.
+  const std::vector<std::size_t> blocks = {1, 200, 1000, kDefaultBlockBytes};
+  std::vector<Interval> intervals;
+  for (const std::size_t block : blocks) {
+    intervals.push_back(bootstrap_confidence(metric, matrix(base), 300, parse_seed("5"), block));
+  }
+  for (const auto& interval : intervals) {
+    CHECK(interval.mean == intervals[0].mean);
+    CHECK(interval.lower == intervals[0].lower);
+    CHECK(interval.upper == intervals[0].upper);
+  }
+  const std::vector<std::vector<StatMatrix>> stats = {{matrix(base), matrix(system), matrix(fractional)}};
+  for (auto kind : {PairedTestKind::bootstrap, PairedTestKind::randomization}) {
+    std::vector<std::vector<std::vector<PairedResult>>> results;
+    for (const std::size_t block : blocks) {
+      PairedTestOptions options;
+      options.kind = kind;
+      options.samples = 250;
+      options.seed = parse_seed("11");
+      options.block_bytes = block;
+      results.push_back(run_paired_tests({&metric}, stats, options));
+    }
+    for (const auto& result : results) {
+      for (std::size_t s = 0; s < 3; ++s) {
+        CHECK(result[0][s].p_value == results[0][0][s].p_value);
+        CHECK(result[0][s].mean == results[0][0][s].mean);
+        CHECK(result[0][s].ci == results[0][0][s].ci);
+      }
+    }
+  }
+}
+
 }  // namespace evalcli::stats

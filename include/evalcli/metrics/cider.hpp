@@ -4,8 +4,10 @@
 //
 // CIDEr is not additive per segment: the tf-idf weights use document
 // frequencies over the whole reference set. Scoring is therefore two passes:
-//   pass 1  CiderCorpus::add_document() for every item (refs -> df; N items)
-//   pass 2  CiderCorpus::score_all() (or Cider::segment_stats() per item)
+//   pass 1  CiderCorpus::add_document() for every item (refs -> df; N items),
+//           or count_document() to keep only the n-gram table and df
+//   pass 2  CiderCorpus::score_all() (or score_document() per counted item,
+//           or Cider::segment_stats() per item)
 // Once the document frequencies are fixed (computed or loaded with --df) the
 // per-image scores are independent, and [score_sum, images] is additive.
 #include <array>
@@ -56,7 +58,14 @@ struct CiderDocumentFrequencies {
 // Text form of a df file ("evalcli-cider-df/1" header, then "count<TAB>n-gram" lines).
 std::string serialize_document_frequencies(const CiderDocumentFrequencies& df);
 CiderDocumentFrequencies parse_document_frequencies(std::string_view content, const std::string& path);
+// Parsing refuses (exit 3, naming file and line) what --save-df cannot have
+// written: counts outside 1..documents, n-grams longer than the header's n or
+// empty, the same n-gram twice, a last line without its newline.
 CiderDocumentFrequencies read_document_frequencies(const std::string& path);
+// Refuses (exit 3) document frequencies counted with another tokenizer than
+// `tokenizer_id` (the run's), or whose header names none.
+void check_document_frequencies_tokenizer(const CiderDocumentFrequencies& df, const std::string& tokenizer_id,
+                                          const std::string& path);
 
 // The whole scorer: interns words and n-grams, counts document frequencies and
 // scores items. Items are added in order; the order of n-gram summation is the
@@ -75,8 +84,16 @@ class CiderCorpus {
                     const std::vector<std::u32string>& tokenized_hyps) {
     add_document(std::span<const std::u32string>(tokenized_refs), std::span<const std::u32string>(tokenized_hyps));
   }
-  std::size_t documents() const;
-  // Optional: pre-sizes the tables (`words` = total words of all sentences).
+  // Pass 1 without keeping the document (memory then stays at the n-gram table
+  // and document frequencies): the same counts, n-gram ids and first-seen
+  // order as add_document(). Score it later with score_document(), or with
+  // score_saved_document() on what is appended to `saved` (its n-gram
+  // vectors, an opaque record to keep outside memory until pass 2).
+  void count_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps,
+                      std::string* saved = nullptr);
+  std::size_t documents() const;  // added or counted
+  // Optional: pre-sizes the tables (`words` = total words of all sentences;
+  // `sentences` = 0 when documents are counted, not added).
   void reserve(std::size_t documents, std::size_t sentences, std::size_t words);
 
   // Replaces the document frequencies counted from the references by `df`
@@ -87,6 +104,12 @@ class CiderCorpus {
 
   // Pass 2: per-document scores of system `system`, in document order.
   std::vector<double> score_all(std::size_t system) const;
+  // Pass 2 for one document given again (after every count_document()): its
+  // score for each hypothesis, bit for bit what score_all() gives it.
+  void score_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps,
+                      std::vector<double>& scores);
+  // The same for one record that count_document() saved (no re-tokenizing or look-ups).
+  void score_saved_document(std::string_view saved, std::vector<double>& scores);
 
  private:
   struct Impl;

@@ -3,24 +3,55 @@
 // as the reference tools batch them, document frequencies over all references
 // (or loaded ones), then every image's score as the rows [score, 1] of the
 // statistics model (Cider).
+//
+// Memory is the n-gram table and the document frequencies, not the n-gram
+// vectors of every caption: pass 1 counts each document and writes its n-gram
+// vectors to an unnamed temporary file, pass 2 reads and scores them one
+// document at a time. Plain text (files or standard input) is streamed in
+// blocks; captions read whole (JSONL, COCO) are freed after pass 1.
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "evalcli/metrics/metric.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
+#include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
 
-// Pass 1 over `set`, whose captions move into the corpus (the set keeps its
-// ids, system names and reference counts).
-std::unique_ptr<CiderCorpus> build_cider_corpus(const CiderOptions& options, const TextPipeline& pipeline,
-                                                io::CaptionSet& set);
+class CiderCorpusRun {
+ public:
+  // Pass 1 over captions read whole (tokenized in place, then freed).
+  CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set);
+  // Pass 1 over plain text read once, in blocks; `block_items` = items tokenized together.
+  CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
+                 std::size_t block_items = kBlockItems);
+  ~CiderCorpusRun();
+  CiderCorpusRun(const CiderCorpusRun&) = delete;
+  CiderCorpusRun& operator=(const CiderCorpusRun&) = delete;
 
-// Pass 2: per system of `set` (in order), the rows [score, 1] of its images.
-std::vector<SystemStats> cider_system_stats(const CiderCorpus& corpus, const io::CaptionSet& set);
+  static constexpr std::size_t kBlockItems = 4096;
+
+  // The document frequencies (replace them with --df before pass 2).
+  CiderCorpus& corpus() { return *corpus_; }
+  const std::vector<std::string>& system_names() const { return system_names_; }
+  // Each item's id (JSON text, or the line number), in order.
+  const std::vector<std::string>& ids() const { return ids_; }
+  // References per item when all items have the same number, else 0 ("var").
+  std::size_t uniform_refs() const { return uniform_refs_; }
+
+  // Pass 2 (once): per system, the rows [score, 1] of its images.
+  std::vector<SystemStats> system_stats();
+
+ private:
+  class Spill;
+  std::unique_ptr<CiderCorpus> corpus_;
+  std::vector<std::string> system_names_, ids_;
+  std::size_t uniform_refs_ = 0;
+  std::unique_ptr<Spill> spill_;  // every document's n-gram vectors, for pass 2
+};
 
 // The df: signature field of document frequencies loaded from a file: "sha256.<16 hex>".
 std::string cider_df_field(const CiderDocumentFrequencies& df);

@@ -65,9 +65,15 @@ struct Interval {
 };
 Interval estimate_ci(std::vector<double> scores, MeanKind mean_kind);
 
+// Resamples are drawn and scored a block at a time (numpy's stream in numpy's
+// order, so results never depend on the block): about this many bytes of
+// row indices or packed masks are held at once, and memory is O(rows + block),
+// not O(rows x samples).
+inline constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
+
 // Single-system confidence interval (SacreBLEU --confidence / corpus_score(n_bootstrap=n)).
 Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats, std::size_t samples,
-                              const Seed& seed);
+                              const Seed& seed, std::size_t block_bytes = kDefaultBlockBytes);
 
 // One cell of a paired test: the system's actual score and, against the
 // baseline, its p-value; bootstrap mean and CI half-width where computed.
@@ -82,6 +88,7 @@ struct PairedTestOptions {
   std::size_t samples = 0;  // 0 = SacreBLEU's default (1000 bootstrap, 10000 AR)
   Seed seed;
   unsigned jobs = 1;        // worker threads over systems; 0 = one per system, at most ncpu/2
+  std::size_t block_bytes = kDefaultBlockBytes;  // draws held at once (per worker)
   std::size_t default_samples() const;
 };
 
