@@ -17,7 +17,6 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
-#include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/read_file.hpp"
 #include "evalcli/metrics/rouge.hpp"
 #include "evalcli/metrics/rouge155_setup.hpp"
@@ -170,6 +169,7 @@ std::optional<RunSignature> apply_signature(RougeCommandOptions& o, const CLI::A
 }
 
 void run_rouge(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  check_outputs(o.output);
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
   take_values(o);
   const RunSignature* signature = given ? &*given : nullptr;
