@@ -126,40 +126,38 @@ std::string random_suffix() {
 }
 
 // ".NAME.<random>.tmp" in the target's folder, created exclusively (never
-// through a symlink someone planted there). Returns the open descriptor.
-int create_temp_file(const std::string& target, std::string& temp_path) {
+// through a symlink someone planted there). It is registered as pending
+// before it exists, so that no signal finds it created but unregistered.
+// Returns the open descriptor.
+int create_temp_file(const std::string& target, std::optional<PendingTempFile>& pending) {
   constexpr std::size_t kNameBytes = 200;  // the temporary name stays under NAME_MAX (255)
   const fs::path target_path(target);
   const std::string name = target_path.filename().string().substr(0, kNameBytes);
   for (int attempt = 0; attempt < 100; ++attempt) {
-    temp_path = (target_path.parent_path() / fmt::format(".{}.{}.tmp", name, random_suffix())).string();
-    const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    pending.emplace((target_path.parent_path() / fmt::format(".{}.{}.tmp", name, random_suffix())).string());
+    const int fd = ::open(pending->path().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
-    if (errno != EEXIST) throw cannot_write(target, errno);
+    const int error = errno;
+    pending->release();  // not created by us: nothing to remove
+    pending.reset();
+    if (error != EEXIST) throw cannot_write(target, error);
   }
   throw cannot_write(target, "no unused temporary file name in its folder");
 }
 
 void write_by_rename(const Target& target, const std::string& content, const std::string& shown) {
-  std::string temp_path;
-  const int fd = create_temp_file(target.path, temp_path);
-  std::optional<PendingTempFile> pending;
-  try {
-    pending.emplace(temp_path);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
+  std::optional<PendingTempFile> pending;  // removes the temporary file on error
+  const int fd = create_temp_file(target.path, pending);
   bool closed = false;
   try {
     if (target.mode) ::fchmod(fd, *target.mode);  // the replaced file's permissions (best effort)
     write_all(fd, content, shown);
     closed = true;
     if (::close(fd) != 0) throw cannot_write(shown, errno);
-    if (::rename(temp_path.c_str(), target.path.c_str()) != 0) throw cannot_write(shown, errno);
+    if (::rename(pending->path().c_str(), target.path.c_str()) != 0) throw cannot_write(shown, errno);
   } catch (...) {
     if (!closed) ::close(fd);
-    throw;  // `pending` removes the temporary file
+    throw;
   }
   pending->release();
 }

@@ -65,7 +65,6 @@ PendingTempFile::PendingTempFile(const std::string& path) : path_(path) {
     slot_ = static_cast<int>(i);
     return;
   }
-  ::unlink(path.c_str());
   throw Error(ExitCode::internal, "too many output files written at once");
 }
 

@@ -10,16 +10,18 @@ namespace evalcli::io {
 
 class PendingTempFile {
  public:
-  // Registers `path` (an existing file) and installs the signal handlers
-  // where the signals' action is the default; at most a few files are pending at once.
+  // Registers `path`, before the file is created (no moment when it exists
+  // unguarded), and installs the signal handlers where the signals' action is
+  // the default; at most a few files are pending at once.
   explicit PendingTempFile(const std::string& path);
   // Removes the file unless release() was called.
   ~PendingTempFile();
   PendingTempFile(const PendingTempFile&) = delete;
   PendingTempFile& operator=(const PendingTempFile&) = delete;
 
-  // The file was renamed to its target: forget it, remove nothing.
+  // The file was renamed to its target (or was never created): forget it, remove nothing.
   void release();
+  const std::string& path() const { return path_; }
 
  private:
   int slot_ = -1;
