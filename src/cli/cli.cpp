@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string_view>
@@ -10,6 +12,7 @@
 #include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
+#include "evalcli/io/standard_output.hpp"
 #include "cli/metric_command.hpp"
 #include "evalcli/metrics/definition.hpp"
 
@@ -117,7 +120,9 @@ void add_subcommands(CLI::App& app, Streams& io, std::string_view first_arg) {
 
 }  // namespace
 
-int run(const std::vector<std::string>& raw_args, Streams io) {
+namespace {
+
+int parse_and_run(const std::vector<std::string>& raw_args, Streams& io) {
   CLI::App app{"evalcli: reproducible text-generation metrics (BLEU, chrF, TER, ROUGE, METEOR, CIDEr, PPL)",
                "evalcli"};
   app.set_version_flag("-V,--version", std::string("evalcli ") + evalcli_version());
@@ -160,6 +165,45 @@ int run(const std::vector<std::string>& raw_args, Streams io) {
                 "hint: this is a bug in evalcli; please report it with the command line");
     return static_cast<int>(ExitCode::internal);
   }
+}
+
+// Whether text written to standard output was lost, and why (errno; 0 when
+// unknown). main()'s StandardOutputBuffer knows the errno and is closed here,
+// so that an error close reports is seen too.
+struct OutputLoss {
+  bool lost = false;
+  int error_number = 0;
+};
+
+OutputLoss standard_output_loss(std::ostream& out) {
+  out.flush();
+  auto* buffer = dynamic_cast<io::StandardOutputBuffer*>(out.rdbuf());
+  if (buffer != nullptr && !buffer->close()) return {true, buffer->error()};
+  return {!out, 0};
+}
+
+// A result that did not reach standard output is an error even when the run
+// succeeded: exit 3 (`evalcli sacrebleu`: Python's 120 when flushing stdout
+// fails, 1 when stdout was closed, as SacreBLEU). A run that failed already
+// keeps its own code.
+int finish_standard_output(int code, Streams& io, bool sacrebleu) {
+  const OutputLoss loss = standard_output_loss(io.out);
+  if (!loss.lost || code != 0) return code;
+  const std::string what =
+      "<stdout>: cannot write: " + std::string(loss.error_number != 0 ? std::strerror(loss.error_number) : "write error");
+  if (!sacrebleu) {
+    print_error(io.err, what, "");
+    return static_cast<int>(ExitCode::input_data);
+  }
+  io.err << "sacreBLEU: error: " << what << '\n';
+  return loss.error_number == EBADF ? 1 : 120;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& raw_args, Streams io) {
+  const int code = parse_and_run(raw_args, io);
+  return finish_standard_output(code, io, !raw_args.empty() && raw_args.front() == "sacrebleu");
 }
 
 }  // namespace evalcli::cli

@@ -115,8 +115,13 @@ std::string without_resampling_fields(const std::string& signature) {
 // "current") names it in errors.
 Scores read_scores(const std::string& path, const std::string& role) {
   nlohmann::json doc;
+  const std::string text = io::read_whole_file(path);
+  // nlohmann::json reads a NUL as the end of the text: what follows it would be ignored.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    throw input_error(fmt::format("{}: {} is not JSON (NUL byte at byte {})", path, role, nul + 1));
+  }
   try {
-    doc = nlohmann::json::parse(io::read_whole_file(path));
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw input_error(fmt::format("{}: {} is not JSON ({})", path, role, e.what()));
   }

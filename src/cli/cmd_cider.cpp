@@ -17,7 +17,6 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/signature.hpp"
-#include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/cider_corpus.hpp"
@@ -89,6 +88,7 @@ CiderCommandOptions command_options(const MetricRun& run) {
 // CIDEr's corpus scorer: document frequencies over all references, then every image's score.
 void run_cider(MetricRun& run, Streams& io) {
   const CiderCommandOptions o = command_options(run);
+  check_outputs(o.output, {{"--save-df", o.save_df_path}});
   const std::optional<RunSignature>& given = run.given;
   const CiderOptions options = cider_options(run.values);
   auto pipeline =
@@ -112,8 +112,8 @@ void run_cider(MetricRun& run, Streams& io) {
   }
   if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), cider_signature_fields(options, *pipeline, df_field));
   if (!o.save_df_path.empty()) {
-    io::write_file_atomically(o.save_df_path,
-                              serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
+    write_output(io, o.save_df_path,
+                 serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
   }
 
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The

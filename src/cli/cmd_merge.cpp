@@ -19,6 +19,7 @@ struct MergeOptions {
 };
 
 void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
+  check_outputs(options.output);
   std::vector<stats::Shard> shards;
   for (const auto& path : options.shards) shards.push_back(stats::read_shard(path));
   stats::Shard merged = stats::merge_shards(shards);

@@ -14,7 +14,6 @@
 #include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
-#include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
@@ -247,7 +246,7 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     auto report = make_ppl_report("PPL", input.name(), details["ppl_including_oovs"], signature, corpus.lines,
                                   ppl::arpa_stats_json(corpus), details);
     if (o.per_doc) report["sentences"] = per_line;
-    io::write_file_atomically(o.json_out, report.dump(2) + "\n");
+    write_output(io, o.json_out, report.dump(2) + "\n");
   }
 }
 
@@ -303,6 +302,7 @@ void take_values(PplOptions& o) {
 }
 
 void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
+  check_outputs(o.output, {{"--json-out", o.json_out}});
   if (o.values.has("lm") == o.values.has("logprobs")) {
     throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
   }
@@ -407,7 +407,7 @@ void add_ppl_command(CLI::App& app, Streams& io) {
   auto* cmd = app.add_subcommand("ppl", ppl::ppl_definition().summary);
   add_option_specs(cmd, ppl::ppl_definition().options, o->values);
   cmd->add_option("-f,--format", o->format, "report format")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--json-out", o->json_out, "also write the JSON report to FILE (atomically)");
+  add_output_file_option(cmd, "--json-out", o->json_out, "also write the JSON report to FILE (atomically; - = stdout)");
   cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");
   add_statistics_options(cmd, o->output);
   add_signature_option(cmd, o->signature);

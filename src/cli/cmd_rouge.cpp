@@ -18,7 +18,6 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
-#include "evalcli/io/atomic_file.hpp"
 #include "evalcli/io/read_file.hpp"
 #include "evalcli/metrics/rouge.hpp"
 #include "evalcli/metrics/rouge155_setup.hpp"
@@ -185,6 +184,7 @@ void refuse_confidence_level(const RougeCommandOptions& o) {
 }
 
 void run_rouge(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  check_outputs(o.output);
   refuse_confidence_level(o);
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
   take_values(o);

@@ -122,6 +122,8 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   if (args.refs.empty()) {
     throw RawExit(1, "sacreBLEU: I need either a predefined test set (-t) or a list of references\n");
   }
+  // Python's f"{score:.{width}f}" refuses a negative width: SacreBLEU dies of this ValueError (exit 1).
+  if (args.width < 0) throw RawExit(1, fmt::format("sacreBLEU: -w {}: Format specifier missing precision\n", args.width));
 
   std::vector<std::unique_ptr<Metric>> metrics;
   std::vector<const Metric*> metric_ptrs;

@@ -29,6 +29,7 @@ void run_tokenize(const TokenizeOptions& o, Streams& io) {
     utf8::append(out, pipeline.process(line));
     out.push_back('\n');
     io.out << out;
+    if (!io.out) return;  // standard output is gone: cli::run reports it, the rest is not read
   }
 }
 

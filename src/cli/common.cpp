@@ -12,7 +12,7 @@
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "cli/progress.hpp"
-#include "evalcli/io/atomic_file.hpp"
+#include "evalcli/io/output_file.hpp"
 #include "evalcli/stats/distribution.hpp"
 #include "evalcli/stats/resampling.hpp"
 #include "evalcli/stats/shard.hpp"
@@ -56,7 +56,7 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) 
   cmd->add_option("-w,--width", options.width, "decimals of printed scores")->check(CLI::Range(0, 17));
   cmd->add_flag("-b,--score-only", options.score_only, "print only the score");
   cmd->add_flag("--sentence-level", options.sentence_level, "score every segment (-sl)");
-  cmd->add_option("--json-out", options.json_out, "also write the JSON report to FILE (atomically)");
+  add_output_file_option(cmd, "--json-out", options.json_out, "also write the JSON report to FILE (atomically; - = stdout)");
   if (statistics) add_statistics_options(cmd, options);
 }
 
@@ -75,8 +75,29 @@ void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::st
   if (!seed_flag.empty()) {
     cmd->add_option(seed_flag, options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
   }
-  cmd->add_option("--stats-out", options.stats_out, "write this run's sufficient statistics (a shard for 'evalcli merge')");
+  add_output_file_option(cmd, "--stats-out", options.stats_out,
+                         "write this run's sufficient statistics (a shard for 'evalcli merge'; - = stdout)");
   cmd->add_flag("-q,--quiet", options.quiet, "no progress display on stderr");
+}
+
+CLI::Option* add_output_file_option(CLI::App* cmd, const std::string& flags, std::string& path, const std::string& help) {
+  const auto not_empty = [](std::string& value) { return value.empty() ? std::string("an empty file name") : std::string(); };
+  return cmd->add_option(flags, path, help)->check(CLI::Validator(not_empty, "FILE"));
+}
+
+void check_outputs(const OutputOptions& output, const std::vector<std::pair<std::string, std::string>>& more) {
+  std::vector<std::pair<std::string, std::string>> outputs = {{"--json-out", output.json_out},
+                                                              {"--stats-out", output.stats_out}};
+  outputs.insert(outputs.end(), more.begin(), more.end());
+  io::check_output_paths(outputs);
+}
+
+void write_output(Streams& io, const std::string& path, const std::string& content) {
+  if (io::names_standard_output(path)) {
+    io.out << content;
+    return;
+  }
+  io::write_output_file(path, content);
 }
 
 bool wants_statistics(const OutputOptions& output) {
@@ -431,11 +452,11 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
     }
   }
   if (!output.json_out.empty()) {
-    io::write_file_atomically(
-        output.json_out, json_document(scorers, signature, systems, output.sentence_level, &analysis, &output, presentation));
+    write_output(io, output.json_out,
+                 json_document(scorers, signature, systems, output.sentence_level, &analysis, &output, presentation));
   }
   if (!output.stats_out.empty()) {
-    io::write_file_atomically(output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
+    write_output(io, output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
   }
   io.out << rendered;
   if (output.expected_score) check_expected_score(metric, systems, *output.expected_score);

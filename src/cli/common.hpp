@@ -60,6 +60,18 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics =
 // rouge-score aggregator: --confidence LEVEL); an empty seed_flag adds none.
 void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence,--ci",
                             const std::string& seed_flag = "--seed");
+// An option naming an output file (--json-out, --stats-out): an empty name is
+// a usage error, "-" is standard output (docs/errors.md, "Output files").
+CLI::Option* add_output_file_option(CLI::App* cmd, const std::string& flags, std::string& path, const std::string& help);
+// Checks every output file of a run (--json-out and --stats-out of `output`,
+// and `more` (option, path) pairs such as --save-df) before any input is read:
+// a missing or read-only folder, a directory, or two outputs naming the same
+// file fail at once instead of after the scoring.
+void check_outputs(const OutputOptions& output, const std::vector<std::pair<std::string, std::string>>& more = {});
+// Writes an output file: "-" (or a path naming standard output) to io.out,
+// anything else with io::write_output_file.
+void write_output(Streams& io, const std::string& path, const std::string& content);
+
 // True when any statistics option asks for resampling or a shard.
 bool wants_statistics(const OutputOptions& output);
 

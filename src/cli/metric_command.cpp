@@ -38,6 +38,17 @@ std::string type_name(const OptionSpec& spec) {
 
 }  // namespace
 
+namespace {
+
+// Every value of a table option, checked as given: an empty text ("--types ''",
+// "--save-df ''") is a usage error, not the option left out.
+void check_given_value(const OptionSpec& spec, const std::string& value, const std::string& where) {
+  if (value.empty()) throw usage_error(fmt::format("{}: an empty value", where));
+  check_option_value(spec, value, where);
+}
+
+}  // namespace
+
 void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, OptionValues& values) {
   for (const auto& spec : specs) {
     const std::string flags = flag_names(spec);
@@ -57,7 +68,7 @@ void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, Optio
         cmd->add_option_function<std::vector<std::string>>(
             flags,
             [&values, spec, where](const std::vector<std::string>& given) {
-              for (const auto& value : given) check_option_value(spec, value, where);
+              for (const auto& value : given) check_given_value(spec, value, where);
               values.set_list(spec.name, given);
             },
             help_text(spec))
@@ -67,7 +78,7 @@ void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, Optio
         cmd->add_option_function<std::string>(
             flags,
             [&values, spec, where](const std::string& value) {
-              check_option_value(spec, value, where);
+              check_given_value(spec, value, where);
               values.set(spec.name, value);
             },
             help_text(spec))
@@ -103,6 +114,7 @@ void apply_run_signature(MetricRun& run, const std::string& signature) {
 }
 
 void run_segment_metric(MetricRun& run, Streams& io) {
+  check_outputs(run.output);  // before the metric's resources and the inputs are read
   const auto model = run.definition.build(run.values, BuildContext{});
   if (run.given) check_rebuilt_signature(*run.given, *model);
   const auto* metric = dynamic_cast<const Metric*>(model.get());

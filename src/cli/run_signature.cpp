@@ -88,7 +88,9 @@ std::optional<std::string> RunSignature::take(const std::string& key) {
 void add_signature_option(CLI::App* cmd, std::string& signature) {
   cmd->add_option("--signature", signature,
                   "configure from a printed signature (evalcli's, or SacreBLEU 1.x/2.x for bleu/chrf/ter); "
-                  "a pasted ' = SCORE' is checked");
+                  "a pasted ' = SCORE' is checked")
+      ->check(CLI::Validator(
+          [](std::string& value) { return value.empty() ? std::string("an empty signature") : std::string(); }, ""));
 }
 
 RunSignature read_run_signature(const std::string& text, std::optional<std::size_t> given_refs,

@@ -58,6 +58,10 @@ std::u32string caption_text(const nlohmann::json& value, const std::string& wher
 }
 
 nlohmann::json parse_json(std::string_view text, const std::string& where) {
+  // nlohmann::json reads a NUL as the end of the text: what follows it would be ignored.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    throw input_error(fmt::format("{}: invalid JSON: NUL byte at byte {}", where, nul + 1));
+  }
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {

@@ -394,6 +394,11 @@ Dictionary Dictionary::parse(std::string_view bytes, const std::string& name) {
     }
     if (bad_line) throw invalid(line_number + 1);
   }
+  // jieba takes log(total frequency) (and fails on an empty dictionary): no word to segment by.
+  if (dictionary.total_ == 0) {
+    throw Error(ExitCode::input_data,
+                fmt::format("{}: the jieba dictionary has no word with a frequency above 0", name));
+  }
   return dictionary;
 }
 

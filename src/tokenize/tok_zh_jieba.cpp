@@ -50,6 +50,18 @@ std::string installed_jieba_version() {
   return "unknown";
 }
 
+// Why `path` cannot be a dictionary file ("" when it can): missing, a
+// directory, or a path the system refuses (a symlink loop, too long a name).
+std::string dictionary_file_problem(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found) return "no such file";
+  if (ec) return ec.message();
+  if (std::filesystem::is_directory(status)) return "is a directory, expected the dictionary file";
+  if (!std::filesystem::is_regular_file(status)) return "not a regular file";
+  return "";
+}
+
 class TokenizerZhJieba : public Tokenizer {
  public:
   TokenizerZhJieba(bool hmm, const std::string& user_dictionary) : hmm_(hmm), user_dictionary_(user_dictionary) {
@@ -60,9 +72,10 @@ class TokenizerZhJieba : public Tokenizer {
                   fmt::format("zh-jieba: jieba's dictionary {} not found", dictionary_path_),
                   jieba::kDebianPackageHint);
     }
-    if (!user_dictionary.empty() && !std::filesystem::is_regular_file(dictionary_path_)) {
-      throw Error(ExitCode::missing_resource,
-                  fmt::format("zh-jieba: --jieba-dict {}: no such file", dictionary_path_));
+    if (!user_dictionary.empty()) {
+      if (const std::string problem = dictionary_file_problem(dictionary_path_); !problem.empty()) {
+        throw Error(ExitCode::missing_resource, fmt::format("zh-jieba: --jieba-dict {}: {}", dictionary_path_, problem));
+      }
     }
     dictionary_ = shared_dictionary(dictionary_path_);
     if (hmm_) hmm_model_ = shared_hmm(std::string(jieba::kDebianJiebaDir) + "/finalseg");

@@ -20,6 +20,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
+#include "evalcli/io/read_file.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "meteor15_internal.hpp"
@@ -227,6 +228,10 @@ class SynonymDictionary {
   std::unordered_map<std::u32string, std::vector<int>> synsets_;
 };
 
+// The decompressed table is held whole: bounded, so /dev/zero cannot take all
+// memory, with more room than other whole files (EVALCLI_MAX_FILE_BYTES overrides).
+constexpr std::size_t kMaxParaphraseTableBytes = std::size_t{2} << 30;
+
 // ParaphraseTransducer: a trie over reference-side phrases of the table.
 class ParaphraseTable {
  public:
@@ -236,7 +241,14 @@ class ParaphraseTable {
     std::string content;
     char buffer[1 << 16];
     int n;
-    while ((n = gzread(file, buffer, sizeof buffer)) > 0) content.append(buffer, static_cast<std::size_t>(n));
+    const std::size_t limit = io::max_file_bytes(kMaxParaphraseTableBytes);
+    while ((n = gzread(file, buffer, sizeof buffer)) > 0) {
+      content.append(buffer, static_cast<std::size_t>(n));
+      if (content.size() > limit) {
+        gzclose(file);
+        io::throw_file_too_large(path.string(), limit);
+      }
+    }
     gzclose(file);
     std::vector<std::string_view> lines;
     std::size_t start = 0;

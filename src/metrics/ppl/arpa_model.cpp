@@ -15,6 +15,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/decompress.hpp"
+#include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
 
 namespace evalcli::ppl {
@@ -666,7 +667,8 @@ NgramModel::~NgramModel() = default;
 
 std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostream* warnings, bool identify) {
   Md5Source source(io::open_decompressed_file(path), identify);
-  io::LineSplitter lines(source, kReadBlock);
+  // The line limit (EVALCLI_MAX_LINE_BYTES) bounds memory on a file without line ends (/dev/zero).
+  io::LineSplitter lines(source, kReadBlock, io::max_line_bytes(), path);
   std::unique_ptr<NgramModel> model(new NgramModel());
   Impl& impl = *model->impl_;
   // An entry line has at least 4 bytes ("0\tw\n"); compressed files are

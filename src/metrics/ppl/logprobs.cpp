@@ -49,6 +49,10 @@ namespace {
 
 DocumentScore score_document(std::string_view json_line, LogBase base, const std::string& where,
                              std::vector<std::string>& warnings) {
+  // nlohmann::json reads a NUL as the end of the text: what follows it would be ignored.
+  if (const auto nul = json_line.find('\0'); nul != std::string_view::npos) {
+    invalid(where, fmt::format("not valid JSON: NUL byte at byte {}", nul + 1));
+  }
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(json_line);
@@ -146,7 +150,7 @@ nlohmann::ordered_json LogprobStats::to_json() const {
   j["bytes"] = text_known ? nlohmann::json(bytes) : nlohmann::json(nullptr);
   j["words_lm_eval"] = text_known ? nlohmann::json(words) : nlohmann::json(nullptr);
   j["logprob_sum_nats"] = s;
-  j["nll_sum_nats"] = -s;
+  j["nll_sum_nats"] = 0.0 - s;  // not -s: nothing scored gives 0, not -0.0
   j["nll_per_token_nats"] = per(scored_tokens, [&](double n) { return -(s / n); });
   j["ppl_token"] = per(scored_tokens, [&](double n) { return std::exp(-(s / n)); });
   j["bits_per_token"] = per(scored_tokens, [&](double n) { return -(s / n) / ln2; });

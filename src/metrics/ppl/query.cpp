@@ -188,7 +188,7 @@ nlohmann::ordered_json PplStats::to_json() const {
   j["bytes"] = bytes;
   j["log10_total"] = log10_total;
   j["oov_log10_total"] = oov_log10_total;
-  j["nll_nats"] = -nats;
+  j["nll_nats"] = 0.0 - nats;  // not -nats: 0 tokens give 0, not -0.0
   j["nll_per_token_nats"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)));
   j["bits_per_token"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)) / ln2);
   j["bpc"] = chars == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(chars)) / ln2);
