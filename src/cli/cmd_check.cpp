@@ -5,6 +5,7 @@
 // or, with --significance, significantly (paired bootstrap over the shards' rows).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -96,7 +97,57 @@ struct Scores {
   std::string metric, signature;
   std::vector<ScoredSystem> systems;
   bool has_rows = false;
+  std::optional<TestSetIdentity> test_set;  // what the scores were computed on, when recorded
 };
+
+std::optional<TestSetIdentity> read_test_set(const nlohmann::json& report, const std::string& path) {
+  if (!report.contains("test_set")) return std::nullopt;
+  try {
+    TestSetIdentity identity;
+    const auto& test_set = report.at("test_set");
+    identity.segments = test_set.at("segments").get<std::size_t>();
+    for (const auto& file : test_set.at("references")) {
+      identity.references.push_back({file.at("file").get<std::string>(), file.at("sha256").get<std::string>()});
+    }
+    return identity;
+  } catch (const nlohmann::json::exception& e) {
+    throw input_error(fmt::format("{}: bad test_set: {}", path, e.what()));
+  }
+}
+
+// Refuses scores computed on different data: another segment count or other
+// reference files (by content; their names may differ).
+void check_same_test_set(const Scores& baseline, const Scores& current, const std::string& baseline_path,
+                         Streams& io) {
+  if (!baseline.test_set || !current.test_set) {
+    io.err << fmt::format("evalcli: note: {} does not record its test set (a report of an older evalcli or a shard): "
+                          "the references cannot be compared\n",
+                          baseline.test_set ? "the current report" : baseline_path);
+    return;
+  }
+  const TestSetIdentity& before = *baseline.test_set;
+  const TestSetIdentity& now = *current.test_set;
+  if (before.segments != now.segments) {
+    throw usage_error(fmt::format("{}: the baseline was scored on {} segments, the new output on {}: not the same test set",
+                                  baseline_path, before.segments, now.segments));
+  }
+  auto hashes = [](const TestSetIdentity& identity) {
+    std::vector<std::string> out;
+    for (const auto& file : identity.references) out.push_back(file.sha256);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  if (hashes(before) == hashes(now)) return;
+  auto names = [](const TestSetIdentity& identity) {
+    std::string out;
+    for (const auto& file : identity.references) {
+      out += fmt::format("{}{} (sha256 {})", out.empty() ? "" : ", ", file.file, file.sha256.substr(0, 12));
+    }
+    return out;
+  };
+  throw usage_error(fmt::format("{}: the baseline's references differ from the new run's: {} vs {}: not the same test set",
+                                baseline_path, names(before), names(now)));
+}
 
 // The corpus score as the metric's command prints it (e.g. rouge-score's
 // math.fsum mean), so that an unchanged input never counts as a drop.
@@ -148,6 +199,7 @@ Scores read_scores(const std::string& path, const std::string& role) {
       baseline.metric = report.at("name").get<std::string>();
       baseline.signature = report.at("signature").get<std::string>();
       baseline.systems.push_back({report.value("system", std::string()), report.at("score").get<double>(), {}});
+      if (!baseline.test_set) baseline.test_set = read_test_set(report, path);
     } catch (const nlohmann::json::exception& e) {
       throw input_error(fmt::format("{}: bad report: {}", path, e.what()));
     }
@@ -167,6 +219,7 @@ Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
   const bool keep_rows = o.significance.has_value() || metric->corpus_score_needs_rows();
   Scores current{baseline.metric, metric_signature(*metric, count_refs(o.input)), {}, keep_rows};
   auto results = compute_corpus_stats({metric.get()}, spec, keep_rows);  // [metric][system]
+  if (!results[0].empty()) current.test_set = identify_test_set(spec, results[0][0].segments);
   for (auto& system : results[0]) {
     const double score = metric->corpus_score(system);
     current.systems.push_back({system.system, score, std::move(system.rows)});
@@ -225,6 +278,7 @@ void run_check(const CheckOptions& o, Streams& io) {
     throw usage_error(fmt::format("--significance needs segment statistics: a baseline{} written with --stats-out",
                                   o.current.empty() ? "" : " and --current"));
   }
+  check_same_test_set(baseline, current, o.baseline, io);
   const std::vector<std::size_t> pairing = pair_systems(baseline, current, o.baseline);
   const auto metric = metric_from_signature(baseline.metric, baseline.signature);  // for significance tests
   const MetricDefinition* definition = metric_definition_for_name(baseline.metric);

@@ -10,6 +10,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
+#include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
 #include "cli/progress.hpp"
 #include "evalcli/io/output_file.hpp"
@@ -36,6 +37,22 @@ CorpusSpec make_corpus_spec(const InputOptions& options, std::istream& in) {
   spec.hyp_paths = options.hyps;
   spec.stdin_stream = &in;
   return spec;
+}
+
+TestSetIdentity identify_test_set(const CorpusSpec& spec, std::size_t segments) {
+  TestSetIdentity identity;
+  identity.segments = segments;
+  for (const auto& path : spec.ref_paths) identity.references.push_back({path, sha256_file_hex(path)});
+  for (const auto& path : spec.hyp_paths) {
+    identity.hypotheses.push_back({path, path == "-" ? "" : sha256_file_hex(path)});
+  }
+  return identity;
+}
+
+nlohmann::ordered_json test_set_json(const TestSetIdentity& identity) {
+  nlohmann::ordered_json references = nlohmann::ordered_json::array();
+  for (const auto& file : identity.references) references.push_back({{"file", file.file}, {"sha256", file.sha256}});
+  return {{"segments", identity.segments}, {"references", references}};
 }
 
 std::size_t count_refs(const InputOptions& options) {
@@ -281,6 +298,13 @@ nlohmann::ordered_json build_report(const Scorers& scorers, const std::string& s
       report["paired"] = paired;
     }
   }
+  if (output != nullptr && output->test_set) {
+    report["test_set"] = test_set_json(*output->test_set);
+    const auto& hypotheses = output->test_set->hypotheses;
+    if (s < hypotheses.size() && !hypotheses[s].sha256.empty()) {
+      report["hypothesis"] = {{"file", hypotheses[s].file}, {"sha256", hypotheses[s].sha256}};
+    }
+  }
   if (include_segments) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& row : stats.rows) rows.push_back({{"score", scorers.segment.score(row)}, {"stats", row}});
@@ -472,7 +496,11 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
                                    [&](std::size_t done) { progress.update("scoring segments", done); });
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
-  report_metric_results(metric, nrefs, results[0], output, io, presentation, sentence_metric);
+  OutputOptions recorded = output;
+  if ((output.format == "json" || !output.json_out.empty()) && !results[0].empty()) {
+    recorded.test_set = identify_test_set(spec, results[0][0].segments);  // hashed only when a report records it
+  }
+  report_metric_results(metric, nrefs, results[0], recorded, io, presentation, sentence_metric);
 }
 
 }  // namespace evalcli::cli

@@ -29,6 +29,21 @@ std::size_t count_refs(const InputOptions& options);
 // --signature sets these options itself: giving one of them too is a usage error.
 void refuse_options_set_by_signature(const CLI::App& cmd, std::initializer_list<const char*> options);
 
+// What a JSON report records of the data it scored, so that `evalcli check`
+// can refuse a baseline made on other data: the segment count and the SHA-256
+// of each file's bytes as read (a hypothesis from standard input has none).
+struct FileIdentity {
+  std::string file;
+  std::string sha256;
+};
+struct TestSetIdentity {
+  std::size_t segments = 0;
+  std::vector<FileIdentity> references;
+  std::vector<FileIdentity> hypotheses;  // one per system, in order
+};
+TestSetIdentity identify_test_set(const CorpusSpec& spec, std::size_t segments);
+nlohmann::ordered_json test_set_json(const TestSetIdentity& identity);
+
 struct OutputOptions {
   std::string format = "text";  // text | json
   int width = 1;
@@ -51,6 +66,8 @@ struct OutputOptions {
   // compared with the score printed with as many decimals; a difference is a
   // failed check (exit 5) after the report is printed.
   std::optional<std::string> expected_score;
+  // Set by the run when a JSON report is written: recorded in it as "test_set".
+  std::optional<TestSetIdentity> test_set;
 };
 // `statistics` = false leaves out the statistics options (--stats, --confidence,
 // --paired-*, --seed, --stats-out, -q); add them with add_statistics_options.

@@ -146,3 +146,31 @@ TEST_CASE("check matches several systems by name, not position", "[stats][check]
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("no system named"));
 }
+
+TEST_CASE("check refuses a baseline scored on another test set, naming what differs", "[stats][check]") {
+  const TempFile refs(kRefs), good(kGood), base("", ".json");
+  REQUIRE(run_cli({"bleu", "-r", refs.path(), "-i", good.path(), "--json-out", base.path()}).exit_code == 0);
+  const auto report = nlohmann::json::parse(evalcli::test::read_file(base.path()));
+  REQUIRE(report.contains("test_set"));
+  CHECK(report["test_set"]["segments"] == 3);
+  CHECK(report["hypothesis"]["file"] == good.path());
+
+  const TempFile renamed(kRefs);  // the same references under another name: the same test set
+  CHECK(run_cli({"check", "--baseline", base.path(), "-r", renamed.path(), "-i", good.path()}).exit_code == 0);
+
+  const TempFile other_refs("a man rides a horse\ntwo dogs play\na child eats\n");
+  const CliResult other = run_cli({"check", "--baseline", base.path(), "-r", other_refs.path(), "-i", good.path()});
+  CHECK(other.exit_code == 2);
+  CHECK_THAT(other.err, Catch::Contains("references differ") && Catch::Contains(other_refs.path()));
+
+  const TempFile longer_refs(std::string(kRefs) + "one more line\n"), longer_hyp(std::string(kGood) + "one more\n");
+  const CliResult longer =
+      run_cli({"check", "--baseline", base.path(), "-r", longer_refs.path(), "-i", longer_hyp.path()});
+  CHECK(longer.exit_code == 2);
+  CHECK_THAT(longer.err, Catch::Contains("3 segments") && Catch::Contains("on 4"));
+
+  // Two reports: the --current one's references are compared the same way.
+  const TempFile now("", ".json");
+  REQUIRE(run_cli({"bleu", "-r", other_refs.path(), "-i", good.path(), "--json-out", now.path()}).exit_code == 0);
+  CHECK(run_cli({"check", "--baseline", base.path(), "--current", now.path()}).exit_code == 2);
+}
