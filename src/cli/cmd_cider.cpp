@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "cli/text_warnings.hpp"
 #include "cli/common.hpp"
 #include "cli/metric_command.hpp"
 #include "evalcli/metrics/text_options.hpp"
@@ -90,6 +91,12 @@ void run_cider(MetricRun& run, Streams& io) {
   memory::back_malloc_heap_with_huge_pages();  // the captions: some 17 MB of small strings on the heap
   io::CaptionSet set = read_inputs(o, io);
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
+  TextScan scan;
+  for (const auto& item : set.items) {
+    for (std::size_t s = 0; s < item.hyps.size(); ++s) scan.add_hypothesis(s, item.hyps[s]);
+    for (const auto& ref : item.refs) scan.add_line(ref);
+  }
+  print_text_warnings(scan, text_checks(run.definition, run.values), set.system_names, o.output.quiet, io.err);
 
   const std::unique_ptr<CiderCorpus> corpus = build_cider_corpus(options, *pipeline, set);
 

@@ -12,6 +12,7 @@
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "cli/progress.hpp"
+#include "cli/text_warnings.hpp"
 #include "evalcli/io/atomic_file.hpp"
 #include "evalcli/stats/distribution.hpp"
 #include "evalcli/stats/resampling.hpp"
@@ -428,13 +429,20 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
 }
 
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io, const Presentation* presentation) {
-  const CorpusSpec spec = make_corpus_spec(input, io.in);
+                        Streams& io, const Presentation* presentation, const TextChecks* checks) {
+  CorpusSpec spec = make_corpus_spec(input, io.in);
+  TextScan scan;
+  if (checks != nullptr) scan_while_reading(spec, scan);
   std::vector<std::vector<SystemStats>> results;
   {
     Progress progress(io.err, output.quiet);
     results = compute_corpus_stats({&metric}, spec, needs_rows(output),
                                    [&](std::size_t done) { progress.update("scoring segments", done); });
+  }
+  if (checks != nullptr) {
+    std::vector<std::string> names;
+    for (const auto& system : results[0]) names.push_back(system.system);
+    print_text_warnings(scan, *checks, names, output.quiet, io.err);
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
   report_metric_results(metric, nrefs, results[0], output, io, presentation);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "cli/text_warnings.hpp"
 #include "evalcli/core/error.hpp"
 
 namespace evalcli::cli {
@@ -102,7 +103,8 @@ void run_segment_metric(MetricRun& run, Streams& io) {
   if (run.given && !run.output.sentence_level) check_rebuilt_signature(*run.given, *model);
   const auto* metric = dynamic_cast<const Metric*>(model.get());
   if (metric == nullptr) throw Error(ExitCode::internal, run.definition.command + " has no segment scorer");
-  run_metric_command(*metric, run.input, run.output, io);
+  const TextChecks checks = text_checks(run.definition, run.values);
+  run_metric_command(*metric, run.input, run.output, io, nullptr, &checks);
 }
 
 void add_metric_command(CLI::App& app, const MetricDefinition& definition, Streams& io,
