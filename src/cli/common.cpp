@@ -432,7 +432,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
                         Streams& io, const Presentation* presentation, const TextChecks* checks) {
   CorpusSpec spec = make_corpus_spec(input, io.in);
   TextScan scan;
-  if (checks != nullptr) scan_while_reading(spec, scan);
+  if (checks != nullptr && !output.quiet) scan_while_reading(spec, scan);  // -q prints no warning
   std::vector<std::vector<SystemStats>> results;
   {
     Progress progress(io.err, output.quiet);

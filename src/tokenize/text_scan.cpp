@@ -23,6 +23,13 @@ UnspacedScript script_of(char32_t c) {
   return UnspacedScript::none;
 }
 
+// 1 for ASCII letters and digits.
+constexpr std::array<unsigned char, 128> kAsciiAlnum = [] {
+  std::array<unsigned char, 128> table{};
+  for (int c = 0; c < 128; ++c) table[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return table;
+}();
+
 bool is_letter_like(char32_t c) { return !text::is_space(c) && !text::is_punctuation(c) && !text::is_symbol(c); }
 
 double percent(std::size_t part, std::size_t whole) {
@@ -52,8 +59,8 @@ std::string sacrebleu_tokenizer_for_language(std::string_view language, std::str
 void TextScan::add_line(std::u32string_view line) {
   std::size_t letters = 0, unspaced = 0;
   for (const char32_t c : line) {
-    if (c < 0x80) {  // the common case, without a Unicode property look-up
-      letters += (c >= U'0' && c <= U'9') || (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z');
+    if (c < 0x80) {  // the common case: a table, not a Unicode property look-up
+      letters += kAsciiAlnum[c];
       continue;
     }
     if (!is_letter_like(c)) continue;
