@@ -92,7 +92,9 @@ std::string tokenizer_hint(const SacrebleuArgs& args) {
   const std::string target = target_language(*args.langpair);
   const std::string& tokenizer = *args.tokenize;
   if (target == "zh" && tokenizer != "zh") return "Consider using the 'zh' or 'spm' tokenizer for Chinese.";
-  if (target == "ja" && tokenizer != "ja-mecab") return "Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese.";
+  if (target == "ja" && tokenizer != "ja-mecab") {
+    return "Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese.";
+  }
   if (target == "ko" && tokenizer != "ko-mecab") return "Consider using the 'ko-mecab' or 'spm' tokenizer for Korean.";
   return {};
 }
@@ -216,7 +218,9 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   const std::size_t nrefs = spec.tab_separated_refs > 1 ? static_cast<std::size_t>(spec.tab_separated_refs)
                                                         : spec.ref_paths.size();
   SacrebleuRun run{args, metric_ptrs, results, nrefs};
-  for (std::size_t s = 0; s < num_systems && scan.segments() > 0; ++s) run.tokenized_periods.push_back(scan.tokenized_periods(s));
+  if (scan.segments() > 0) {
+    for (std::size_t s = 0; s < num_systems; ++s) run.tokenized_periods.push_back(scan.tokenized_periods(s));
+  }
   if (bleu) {
     if (const std::string hint = tokenizer_hint(args); !hint.empty()) io.err << sacrebleu_warning(hint, args.quiet);
   }

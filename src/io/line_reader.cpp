@@ -30,7 +30,9 @@ void check_readable_file(const std::string& path) {
   if (std::filesystem::is_directory(status)) {
     throw input_error(fmt::format("{}: is a directory, expected a text file", path));
   }
-  if (::access(path.c_str(), R_OK) != 0) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (::access(path.c_str(), R_OK) != 0) {
+    throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  }
 }
 
 namespace {
@@ -75,7 +77,9 @@ std::unique_ptr<ByteSource> open_named_compressed(const std::string& path, Compr
 
 struct LineReader::Input {
   Input(std::unique_ptr<ByteSource> raw, std::size_t buffer_bytes, const std::string& name)
-      : recorder(new HeadRecorder(std::move(raw))), source(recorder), lines(*source, buffer_bytes, max_line_bytes(), name) {}
+      : recorder(new HeadRecorder(std::move(raw))),
+        source(recorder),
+        lines(*source, buffer_bytes, max_line_bytes(), name) {}
   HeadRecorder* recorder;  // owned by `source`
   std::unique_ptr<ByteSource> source;
   LineSplitter lines;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/normalizer.hpp"
@@ -85,8 +84,8 @@ std::string target_language(const OptionValues& values) {
   const std::string pair = values.text("language-pair");
   if (pair.empty()) return {};
   const std::string target = target_language(pair);
-  const bool well_formed = !target.empty() && target.size() <= 8 &&
-                           std::all_of(target.begin(), target.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  const bool well_formed = !target.empty() && target.size() <= 8 && std::all_of(target.begin(), target.end(), lower);
   if (!well_formed) {
     throw usage_error(fmt::format("--language-pair '{}': expected SRC-TGT language codes such as en-zh", pair));
   }

@@ -32,7 +32,8 @@ TEST_CASE("bleu -l en-zh picks the zh tokenizer; the default warns about Chinese
   CHECK(plain.out.rfind("BLEU|nrefs:1|case:mixed|eff:no|tok:13a-v1|smooth:exp|version:evalcli-", 0) == 0);
   CHECK(plain.err == "evalcli: warning: " + kChineseWarning +
                          "13a splits only at spaces: whole phrases count as single words, so the score is misleading.\n"
-                         "hint: give the language pair (-l SRC-zh) to segment Chinese, or --tokenize zh; -q silences this\n");
+                         "hint: give the language pair (-l SRC-zh) to segment Chinese, or --tokenize zh; -q silences "
+                         "this\n");
   CHECK(run_cli(zh_run("bleu", {"-q"})).err.empty());
 
   const auto picked = run_cli(zh_run("bleu", {"-l", "en-zh"}));
@@ -81,7 +82,8 @@ TEST_CASE("ter -l en-zh turns on TER's Asian support, and the signature says so"
 TEST_CASE("-l with a language whose tokenizer is missing, or malformed: usage errors", "[language]") {
   const auto korean = run_cli(zh_run("bleu", {"-l", "en-ko"}));
   CHECK(korean.exit_code == 2);
-  CHECK(korean.err.find("SacreBLEU tokenizes 'ko' with ko-mecab, which this evalcli does not have") != std::string::npos);
+  CHECK(korean.err.find("SacreBLEU tokenizes 'ko' with ko-mecab, which this evalcli does not have") !=
+        std::string::npos);
   CHECK(run_cli(zh_run("bleu", {"-l", "en-ko", "-tok", "char"})).exit_code == 0);
   const auto bad = run_cli(zh_run("bleu", {"-l", "EN_ZH"}));
   CHECK(bad.exit_code == 2);
