@@ -104,7 +104,7 @@ std::string unspaced_text_warning(const TextScan& scan, std::string_view tokeniz
       break;
     case UnspacedScript::thai:
       language = "Thai";
-      advice = "--tokenize char (SacreBLEU has no Thai word tokenizer)";
+      advice = "use --tokenize char (SacreBLEU has no Thai word tokenizer)";
       break;
     default:
       language = "Chinese";
