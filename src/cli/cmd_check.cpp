@@ -47,12 +47,6 @@ struct Scores {
 
 // The corpus score as the metric's command prints it (e.g. rouge-score's
 // math.fsum mean), so that an unchanged input never counts as a drop.
-double corpus_score(const StatsModel& metric, const Presentation* presentation, const SystemStats& system) {
-  if (presentation != nullptr && presentation->corpus_score && !system.rows.empty()) {
-    return presentation->corpus_score(system);
-  }
-  return metric.score(system.totals);
-}
 
 // Resampling fields describe how a report's interval was made, not the metric.
 std::string without_resampling_fields(const std::string& signature) {
@@ -82,9 +76,8 @@ Scores read_scores(const std::string& path, const std::string& role) {
     baseline.metric = shard.metric;
     baseline.signature = shard.signature;
     baseline.has_rows = true;
-    const auto presentation = presentation_for(*metric, OutputOptions{});
     for (const auto& system : shard.systems) {
-      baseline.systems.push_back({system.system, corpus_score(*metric, presentation.get(), system), system.rows});
+      baseline.systems.push_back({system.system, metric->corpus_score(system), system.rows});
     }
     return baseline;
   }
@@ -113,12 +106,11 @@ Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
     throw Error(e.code(), fmt::format("{}: check: {}; then give it as --current NEW", o.baseline, e.what()));
   }
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
-  const auto presentation = presentation_for(*metric, OutputOptions{});
-  const bool keep_rows = o.significance.has_value() || presentation != nullptr;
+  const bool keep_rows = o.significance.has_value() || metric->corpus_score_needs_rows();
   Scores current{baseline.metric, metric_signature(*metric, count_refs(o.input)), {}, keep_rows};
   auto results = compute_corpus_stats({metric.get()}, spec, keep_rows);  // [metric][system]
   for (auto& system : results[0]) {
-    const double score = corpus_score(*metric, presentation.get(), system);
+    const double score = metric->corpus_score(system);
     current.systems.push_back({system.system, score, std::move(system.rows)});
   }
   return current;

@@ -128,12 +128,6 @@ void run_cider(MetricRun& run, Streams& io) {
 
 std::unique_ptr<Presentation> cider_presentation(std::optional<std::size_t> documents, std::vector<std::string> ids) {
   auto presentation = std::make_unique<Presentation>();
-  presentation->corpus_score = [](const SystemStats& system) {
-    std::vector<double> scores;
-    scores.reserve(system.rows.size());
-    for (const auto& row : system.rows) scores.push_back(row[0]);
-    return numpy_mean(scores);  // as pycocoevalcap: np.mean of the per-image scores
-  };
   presentation->default_width = 4;  // CIDEr is on a 0..10 scale
   presentation->json = [documents, ids = std::move(ids)](nlohmann::ordered_json& report, const SystemStats&,
                                                          std::size_t) {

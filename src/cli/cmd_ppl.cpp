@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <ostream>
 
 #include "cli/common.hpp"
@@ -17,6 +18,7 @@
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
+#include "evalcli/metrics/ppl_corpus.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
@@ -74,44 +76,10 @@ class OutputBuffer {
   std::string buffer_;
 };
 
-// Input text: a file or standard input, decompressed if gzip/bzip2/xz, split
-// at LF only, as KenLM (a CR stays in the line: it is a token separator).
-// Lines are views into a read buffer (no copy); longer lines than
-// io::max_line_bytes() are an input error, so memory stays bounded.
-class TextInput {
- public:
-  TextInput(const std::string& path, std::istream& stdin_stream) {
-    name_ = "<stdin>";
-    if (path != "-") {
-      io::check_readable_file(path);
-      source_ = io::open_decompressed_file(path);
-      name_ = path;
-    } else {
-      source_ = io::open_decompressed(stdin_stream, name_);
-    }
-    lines_ = std::make_unique<io::LineSplitter>(*source_, ppl::kReadBlock, io::max_line_bytes(), name_);
-  }
-  // Next line (valid until the next call); `terminated` is false for a final line without '\n'.
-  bool next(std::string_view& line, bool& terminated) { return lines_->next(line, &terminated); }
-  std::size_t line_number() const { return lines_->line_number(); }
-  const std::string& name() const { return name_; }
-
- private:
-  std::string name_;
-  std::unique_ptr<io::ByteSource> source_;
-  std::unique_ptr<io::LineSplitter> lines_;
-};
-
 void append_integer(std::string& out, std::uint64_t value) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
   out.append(digits, end);
-}
-
-std::uint64_t count_code_points(std::string_view bytes) {
-  std::uint64_t n = 0;
-  for (const char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
 }
 
 std::string number_text(const nlohmann::json& value) {
@@ -169,6 +137,40 @@ KenlmLevels parse_levels(const std::vector<std::string>& levels) {
   return out;
 }
 
+// KenLM query's line: "SURFACE=ID LENGTH LOG10P\t" per word, then "Total: T OOV: N".
+// Built by hand: it is the hot path of --kenlm-output.
+std::string kenlm_line_text(const ppl::ArpaLine& line, bool sentence_level) {
+  std::string rendered;
+  for (const auto& w : line.words) {
+    rendered += w.surface;
+    rendered += '=';
+    append_integer(rendered, w.id);
+    rendered += ' ';
+    append_integer(rendered, w.score.ngram_length);
+    rendered += ' ';
+    rendered += ppl::kenlm_number(w.score.log10_prob);
+    rendered += '\t';
+  }
+  if (sentence_level && !line.kenlm_unterminated) {
+    rendered += fmt::format("Total: {} OOV: {}\n", ppl::kenlm_number(line.score.total), line.score.oovs);
+  }
+  return rendered;
+}
+
+// The --per-doc row of a --kenlm-output run (else the presentation reports the rows).
+nlohmann::ordered_json kenlm_line_json(const ppl::ArpaLine& line) {
+  const ppl::PplStats& stats = line.score.stats;
+  nlohmann::ordered_json row;
+  row["line"] = line.line_number;
+  row["log10_total"] = line.score.total;
+  row["ppl"] = stats.tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(stats.ppl_including_oovs());
+  row["tokens"] = stats.tokens;
+  row["oovs"] = line.score.oovs;
+  row["chars"] = stats.chars;
+  row["bytes"] = stats.bytes;
+  return row;
+}
+
 // ---------------------------------------------------------------------------
 // ARPA mode
 
@@ -198,7 +200,6 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   // The MD5 (in the signature) is only computed if a signature is printed or checked.
   const bool needs_signature = !o.kenlm_output || !o.json_out.empty() || given != nullptr;
   const auto model = ppl::NgramModel::load(o.lm, &io.err, needs_signature);
-  const ppl::ContextMode mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
   const std::string metric_fields =
       fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
                   model->md5(), model->order(), o.null_context ? "null" : "sentence", setup.tok_field);
@@ -206,85 +207,33 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
   const std::string signature = full_signature(0, metric_fields);
   const KenlmLevels levels = parse_levels(o.levels);
-  const bool want_words = o.kenlm_output && levels.word;
 
-  TextInput input(o.input, io.in);
+  ppl::TextInput input(o.input, io.in);
   OutputBuffer out(io.out);
-  ppl::PplStats corpus;
-  SystemStats system;
-  system.totals.assign(8, 0.0);
+  ppl::ArpaCorpusOptions scoring;
+  scoring.mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
+  scoring.pipeline = setup.pipeline.get();
+  scoring.kenlm_final_line = o.kenlm_final_line;
   // Per-line rows only when reported (--per-doc, JSON, statistics options):
   // corpus scoring keeps constant memory whatever the number of lines.
-  const bool keep_rows = o.per_doc || needs_rows(shared_output(o));
+  scoring.keep_rows = !o.kenlm_output && (o.per_doc || needs_rows(shared_output(o)));
+  scoring.want_words = o.kenlm_output && levels.word;
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
-  std::string_view line;
-  std::string processed;
-  std::vector<std::string_view> tokens;
-  std::vector<ppl::ScoredWord> words;
-  bool terminated = true;
-  while (input.next(line, terminated)) {
-    std::string_view text = line;
-    if (setup.pipeline) {
-      const std::u32string decoded = utf8::decode_or_throw(line, fmt::format("{}:{}", input.name(), input.line_number()));
-      processed = utf8::encode(setup.pipeline->process(decoded));
-      text = processed;
-    }
-    ppl::split_kenlm_tokens(text, tokens);
-    words.clear();
-    // KenLM's bug, on request: a last line without '\n' gets no </s>, and only its token
-    // count and OOV log-probs reach the corpus sums (no total, no OOV count, no `Total:`).
-    const bool kenlm_unterminated = !terminated && o.kenlm_final_line;
-    ppl::LineScore scored = ppl::score_line(*model, tokens, mode, want_words ? &words : nullptr, !kenlm_unterminated);
-    scored.stats.bytes = line.size() + (terminated ? 1 : 0);
-    scored.stats.chars = count_code_points(line) + (terminated ? 1 : 0);
-    if (kenlm_unterminated) {
-      scored.stats.log10_total = 0;
-      scored.stats.oovs = 0;
-      scored.stats.lines = 0;
-    }
-    corpus += scored.stats;
-    if (!o.kenlm_output) {
-      StatRow row = ppl::to_row(scored.stats);
-      add_stats(system.totals, row);  // in line order, as `corpus` sums them
-      ++system.segments;
-      if (keep_rows) system.rows.push_back(std::move(row));
-    }
-    if (o.kenlm_output) {
-      std::string rendered;
-      for (const auto& w : words) {  // "SURFACE=ID LENGTH LOG10P\t", built by hand: it is the hot path
-        rendered += w.surface;
-        rendered += '=';
-        append_integer(rendered, w.id);
-        rendered += ' ';
-        append_integer(rendered, w.score.ngram_length);
-        rendered += ' ';
-        rendered += ppl::kenlm_number(w.score.log10_prob);
-        rendered += '\t';
-      }
-      if (levels.sentence && !kenlm_unterminated) {
-        rendered += fmt::format("Total: {} OOV: {}\n", ppl::kenlm_number(scored.total), scored.oovs);
-      }
-      out.append(rendered);
-    }
-    if (o.per_doc && o.kenlm_output) {  // else the presentation reports the rows
-      nlohmann::ordered_json row;
-      row["line"] = input.line_number();
-      row["log10_total"] = scored.total;
-      row["ppl"] = scored.stats.tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(scored.stats.ppl_including_oovs());
-      row["tokens"] = scored.stats.tokens;
-      row["oovs"] = scored.oovs;
-      row["chars"] = scored.stats.chars;
-      row["bytes"] = scored.stats.bytes;
-      per_line.push_back(std::move(row));
-    }
+  std::function<void(const ppl::ArpaLine&)> print_kenlm_line;
+  if (o.kenlm_output) {
+    print_kenlm_line = [&](const ppl::ArpaLine& line) {
+      out.append(kenlm_line_text(line, levels.sentence));
+      if (o.per_doc) per_line.push_back(kenlm_line_json(line));
+    };
   }
+  const ppl::ArpaCorpus scored = ppl::score_arpa_text(*model, input, scoring, print_kenlm_line);
+  const ppl::PplStats& corpus = scored.totals;
 
   if (!o.kenlm_output) {
     out.flush();
-    system.system = input.name();
     const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, metric_fields);
     const auto presentation = ppl_presentation(metric, o.per_doc);
-    report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
+    report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
     return;
   }
   const nlohmann::ordered_json details = corpus.to_json();
@@ -309,37 +258,17 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ppl::LogBase base = ppl::parse_log_base(o.logprob_base);
   const std::string metric_fields = fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base));
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
-  TextInput input(o.logprobs, io.in);
-  SystemStats system;
-  system.totals.assign(7, 0.0);
+  ppl::TextInput input(o.logprobs, io.in);
   const bool keep_rows = o.per_doc || needs_rows(shared_output(o));  // else constant memory
-  std::vector<std::size_t> line_numbers;
-  std::vector<nlohmann::json> ids;
-  std::vector<std::string> warnings;
-  std::size_t warned = 0;
-  std::string_view line;
-  bool terminated = true;
-  while (input.next(line, terminated)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines carry no document
-    const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
-    const ppl::DocumentScore doc = ppl::score_document(line, base, where, warnings);
-    StatRow row = ppl::to_row(doc.stats);
-    add_stats(system.totals, row);  // in file order, as LogprobStats += sums
-    ++system.segments;
-    if (keep_rows) {
-      system.rows.push_back(std::move(row));
-      line_numbers.push_back(input.line_number());
-      ids.push_back(doc.id);
-    }
-    for (; warned < warnings.size(); ++warned) {
-      if (warned < 10) io.err << "evalcli: warning: " << warnings[warned] << '\n';
-    }
-  }
-  if (warned > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warned - 10);
-  system.system = input.name();
+  std::size_t warnings = 0;
+  const auto warn = [&](const std::string& warning) {
+    if (++warnings <= 10) io.err << "evalcli: warning: " << warning << '\n';
+  };
+  ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn);
+  if (warnings > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warnings - 10);
   const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
-  const auto presentation = ppl_presentation(metric, o.per_doc, line_numbers, ids);
-  report_metric_results(metric, 0, {system}, shared_output(o), io, presentation.get());
+  const auto presentation = ppl_presentation(metric, o.per_doc, std::move(scored.line_numbers), std::move(scored.ids));
+  report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
 }
 
 // --signature: the options a PPL signature records (context, tokenization,

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -46,7 +47,7 @@ void take_values(RougeCommandOptions& o) {
   o.compat = values.text("compat", "rouge-score");
   o.bootstrap = values.integer("bootstrap", 0);
   if (values.has("seed")) o.seed = integer_in_range<unsigned>("--seed", values.text("seed"));
-  o.confidence = values.real("confidence", 0.95);
+  o.confidence = values.real("bootstrap-confidence", 0.95);
   o.rouge155_config = values.text("rouge155-config");
   o.rouge155_system = values.text("rouge155-system");
   o.rouge155_output = values.flag("rouge155-output");
@@ -71,9 +72,9 @@ nlohmann::ordered_json prf_json(const PRF& s) {
 void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, const RunSignature* given, CLI::App* cmd,
                      Streams& io) {
   if (o.bootstrap < 0) throw usage_error("--bootstrap must be >= 0");
-  if (!(o.confidence > 0 && o.confidence < 1)) throw usage_error("--confidence must be within 0 and 1 (e.g. 0.95)");
+  if (!(o.confidence > 0 && o.confidence < 1)) throw usage_error("--bootstrap-confidence must be within 0 and 1 (e.g. 0.95)");
   if (o.bootstrap > 0 && (o.output.confidence || o.output.paired_bs || o.output.paired_ar)) {
-    throw usage_error("--bootstrap (rouge-score's aggregator) and --ci/--paired-bs/--paired-ar exclude each other");
+    throw usage_error("--bootstrap (rouge-score's aggregator) and --confidence/--paired-bs/--paired-ar exclude each other");
   }
   const RougeScoreMetric metric(options);
   if (given != nullptr) check_rebuilt_signature(*given, metric);
@@ -172,7 +173,22 @@ std::optional<RunSignature> apply_signature(RougeCommandOptions& o, const CLI::A
   return given;
 }
 
+// `--confidence 0.9` (HF evaluate's confidence level) would read 0.9 as a
+// reference file after the --confidence flag: say which option is meant.
+void refuse_confidence_level(const RougeCommandOptions& o) {
+  if (!o.output.confidence) return;
+  for (const auto& ref : o.input.positional_refs) {
+    const bool number = !ref.empty() && ref.find_first_not_of("0123456789.eE+-") == std::string::npos;
+    if (number && !std::filesystem::exists(ref)) {
+      throw usage_error(fmt::format("--confidence (-ci) is the bootstrap interval flag of every command and takes no "
+                                    "value ('{}'); rouge-score's confidence level is --bootstrap-confidence LEVEL",
+                                    ref));
+    }
+  }
+}
+
 void run_rouge(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  refuse_confidence_level(o);
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
   take_values(o);
   const RunSignature* signature = given ? &*given : nullptr;
@@ -241,10 +257,6 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
     auto found = cache->find(&system);
     if (found == cache->end()) found = cache->emplace(&system, summarize(metric, report, system)).first;
     return found->second;
-  };
-  presentation->corpus_score = [summary_of](const SystemStats& system) {
-    const auto& means = summary_of(system).means;
-    return means.empty() ? 0.0 : means[0].fmeasure;
   };
   if (report.bootstrap_samples > 0) {
     presentation->extra_signature =
@@ -437,9 +449,10 @@ void add_rouge_command(CLI::App& app, Streams& io) {
   auto* cmd = app.add_subcommand("rouge", rouge_definition().summary);
   add_input_options(cmd, o->input);
   add_output_options(cmd, o->output, /*statistics=*/false);
-  // --confidence LEVEL and --seed N are rouge-score's BootstrapAggregator options
-  // (HF evaluate's); the shared bootstrap interval is --ci, and --seed seeds both.
-  add_statistics_options(cmd, o->output, "--ci", "");
+  // --bootstrap N, --bootstrap-confidence LEVEL and --seed N are rouge-score's
+  // BootstrapAggregator options (HF evaluate's); the shared bootstrap interval
+  // is --confidence as everywhere, and --seed seeds both.
+  add_statistics_options(cmd, o->output, "--confidence,--ci", "");
   add_option_specs(cmd, rouge_definition().options, o->values);
   add_signature_option(cmd, o->signature);
   cmd->callback([o, cmd, &io] { run_rouge(*o, cmd, io); });

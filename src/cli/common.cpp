@@ -217,21 +217,25 @@ nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_
   return out;
 }
 
-double corpus_score(const StatsModel& metric, const SystemStats& stats, const Presentation* presentation) {
-  if (presentation != nullptr && presentation->corpus_score && !stats.rows.empty()) {
-    return presentation->corpus_score(stats);
-  }
-  return metric.score(stats.totals);
-}
+// A run's scorers: `corpus` scores the corpus (and every statistic test);
+// `segment` scores each segment of --sentence-level output, when the reference
+// tool scores sentences with other options (SacreBLEU's effective order for
+// sentence BLEU), with its own signature.
+struct Scorers {
+  const StatsModel& corpus;
+  const StatsModel& segment;
+  std::string segment_signature;  // full signature of `segment`, or "" when it is `corpus`
+};
 
-nlohmann::ordered_json build_report(const StatsModel& metric, const std::string& signature, const SystemStats& stats,
+nlohmann::ordered_json build_report(const Scorers& scorers, const std::string& signature, const SystemStats& stats,
                                     bool include_segments, const Analysis* analysis, std::size_t s,
                                     const OutputOptions* output, const Presentation* presentation = nullptr) {
+  const StatsModel& metric = scorers.corpus;
   nlohmann::ordered_json report;
   report["schema"] = "evalcli-report/1";
   report["name"] = metric.name();
   report["system"] = stats.system;
-  report["score"] = corpus_score(metric, stats, presentation);
+  report["score"] = metric.corpus_score(stats);
   report["signature"] = signature;
   report["segments"] = stats.segments;
   nlohmann::ordered_json stat_object;
@@ -259,7 +263,8 @@ nlohmann::ordered_json build_report(const StatsModel& metric, const std::string&
   }
   if (include_segments) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const auto& row : stats.rows) rows.push_back({{"score", metric.score(row)}, {"stats", row}});
+    for (const auto& row : stats.rows) rows.push_back({{"score", scorers.segment.score(row)}, {"stats", row}});
+    if (!scorers.segment_signature.empty()) report["sentence_signature"] = scorers.segment_signature;
     report["sentences"] = rows;
   }
   if (presentation != nullptr && presentation->json) presentation->json(report, stats, s);
@@ -324,11 +329,11 @@ std::string distribution_line(const StatsModel& metric, const stats::Distributio
       f(d.max));
 }
 
-std::string json_document(const StatsModel& metric, const std::string& signature, const std::vector<SystemStats>& systems,
+std::string json_document(const Scorers& scorers, const std::string& signature, const std::vector<SystemStats>& systems,
                           bool segments, const Analysis* analysis, const OutputOptions* output,
                           const Presentation* presentation) {
   auto dump = [&](std::size_t s) {
-    return build_report(metric, signature, systems[s], segments, analysis, s, output, presentation).dump(2);
+    return build_report(scorers, signature, systems[s], segments, analysis, s, output, presentation).dump(2);
   };
   if (systems.size() == 1) return dump(0) + "\n";
   std::string out = "[\n";
@@ -341,18 +346,22 @@ std::string system_prefix(const std::vector<SystemStats>& systems, std::size_t s
   return (s == 0 && paired_test(output) ? "Baseline: " : "") + systems[s].system + ": ";
 }
 
-std::string default_system_text(const StatsModel& metric, const std::string& signature, const SystemStats& system,
+std::string default_system_text(const Scorers& scorers, const std::string& signature, const SystemStats& system,
                                 std::size_t s, const std::string& prefix, const OutputOptions& output,
-                                const Analysis& analysis, const Presentation* presentation) {
+                                const Analysis& analysis) {
+  const StatsModel& metric = scorers.corpus;
   std::string rendered;
   if (output.sentence_level) {
+    const StatsModel& segment = scorers.segment;
+    const std::string& segment_signature = scorers.segment_signature.empty() ? signature : scorers.segment_signature;
     for (const auto& row : system.rows) {
-      rendered += prefix + (output.score_only ? format_fixed(metric.score(row), output.width)
-                                              : text_line(metric, signature, row, metric.score(row), output.width));
+      const double score = segment.score(row);
+      rendered += prefix + (output.score_only ? format_fixed(score, output.width)
+                                              : text_line(segment, segment_signature, row, score, output.width));
       rendered += '\n';
     }
   } else {
-    const double score = corpus_score(metric, system, presentation);
+    const double score = metric.corpus_score(system);
     rendered += prefix + (output.score_only ? score_text(score, output.width, &analysis, s)
                                             : text_line(metric, signature, system.totals, score, output.width,
                                                         &analysis, s));
@@ -363,12 +372,11 @@ std::string default_system_text(const StatsModel& metric, const std::string& sig
 
 // --signature "... = 51.6": every system's score printed with as many
 // decimals must read 51.6 (the number a paper reports is reproduced).
-void check_expected_score(const StatsModel& metric, const std::vector<SystemStats>& systems, const std::string& expected,
-                          const Presentation* presentation) {
+void check_expected_score(const StatsModel& metric, const std::vector<SystemStats>& systems, const std::string& expected) {
   const auto point = expected.find('.');
   const int decimals = point == std::string::npos ? 0 : static_cast<int>(expected.size() - point - 1);
   for (const auto& system : systems) {
-    const std::string recomputed = format_fixed(corpus_score(metric, system, presentation), decimals);
+    const std::string recomputed = format_fixed(metric.corpus_score(system), decimals);
     if (recomputed != expected) {
       throw Error(ExitCode::check_failed,
                   fmt::format("{}: the signature's pasted score {} is not reproduced: {} = {}", system.system,
@@ -381,7 +389,8 @@ void check_expected_score(const StatsModel& metric, const std::vector<SystemStat
 
 nlohmann::ordered_json make_report(const StatsModel& metric, std::size_t nrefs, const SystemStats& stats,
                                    bool include_segments) {
-  return build_report(metric, metric_signature(metric, nrefs), stats, include_segments, nullptr, 0, nullptr);
+  return build_report(Scorers{metric, metric, ""}, metric_signature(metric, nrefs), stats, include_segments, nullptr, 0,
+                      nullptr);
 }
 
 bool needs_rows(const OutputOptions& output) {
@@ -390,17 +399,22 @@ bool needs_rows(const OutputOptions& output) {
 }
 
 void report_metric_results(const StatsModel& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
-                           const OutputOptions& output, Streams& io, const Presentation* presentation) {
+                           const OutputOptions& output, Streams& io, const Presentation* presentation,
+                           const StatsModel* sentence_metric) {
   Progress progress(io.err, output.quiet);
   const Analysis analysis = analyse(metric, systems, output, progress);
   const std::string plain_signature = metric_signature(metric, nrefs);
   std::string extra = presentation != nullptr ? presentation->extra_signature : std::string();
   if (!analysis.extra_signature.empty()) extra += (extra.empty() ? "" : "|") + analysis.extra_signature;
   const std::string signature = full_signature(nrefs, metric.signature(), extra);
+  Scorers scorers{metric, sentence_metric != nullptr ? *sentence_metric : metric, ""};
+  if (&scorers.segment != &metric && scorers.segment.signature() != metric.signature()) {
+    scorers.segment_signature = full_signature(nrefs, scorers.segment.signature(), extra);
+  }
 
   std::string rendered;
   if (output.format == "json") {
-    rendered = json_document(metric, signature, systems, output.sentence_level, &analysis, &output, presentation);
+    rendered = json_document(scorers, signature, systems, output.sentence_level, &analysis, &output, presentation);
   } else {
     if (presentation != nullptr && presentation->text_header) rendered += presentation->text_header(signature);
     for (std::size_t s = 0; s < systems.size(); ++s) {
@@ -409,8 +423,8 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
         rendered += presentation->system_text(signature, systems, s);
         rendered += statistics_lines(metric, analysis, s, output);
       } else {
-        rendered += default_system_text(metric, signature, system, s, system_prefix(systems, s, output), output,
-                                        analysis, presentation);
+        rendered += default_system_text(scorers, signature, system, s, system_prefix(systems, s, output), output,
+                                        analysis);
       }
       if (output.stats && analysis.distribution[s]) {
         rendered += distribution_line(metric, *analysis.distribution[s], output.width);
@@ -419,17 +433,18 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
   }
   if (!output.json_out.empty()) {
     io::write_file_atomically(
-        output.json_out, json_document(metric, signature, systems, output.sentence_level, &analysis, &output, presentation));
+        output.json_out, json_document(scorers, signature, systems, output.sentence_level, &analysis, &output, presentation));
   }
   if (!output.stats_out.empty()) {
     io::write_file_atomically(output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
   }
   io.out << rendered;
-  if (output.expected_score) check_expected_score(metric, systems, *output.expected_score, presentation);
+  if (output.expected_score) check_expected_score(metric, systems, *output.expected_score);
 }
 
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io, const Presentation* presentation, const TextChecks* checks) {
+                        Streams& io, const Presentation* presentation, const StatsModel* sentence_metric,
+                        const TextChecks* checks) {
   CorpusSpec spec = make_corpus_spec(input, io.in);
   TextScan scan;
   if (checks != nullptr && !output.quiet) scan_while_reading(spec, scan);  // -q prints no warning
@@ -445,7 +460,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
     print_text_warnings(scan, *checks, names, output.quiet, io.err);
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
-  report_metric_results(metric, nrefs, results[0], output, io, presentation);
+  report_metric_results(metric, nrefs, results[0], output, io, presentation, sentence_metric);
 }
 
 }  // namespace evalcli::cli

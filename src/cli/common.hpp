@@ -60,7 +60,7 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics =
 // The statistics options alone. `confidence_flag` / `seed_flag` rename
 // --confidence / --seed for commands that already use those names (ROUGE's
 // rouge-score aggregator: --confidence LEVEL); an empty seed_flag adds none.
-void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence",
+void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence,--ci",
                             const std::string& seed_flag = "--seed");
 // True when any statistics option asks for resampling or a shard.
 bool wants_statistics(const OutputOptions& output);
@@ -89,9 +89,6 @@ nlohmann::ordered_json make_report(const StatsModel& metric, std::size_t nrefs, 
 // once for every metric; `evalcli merge` uses the same presentation as the
 // command (presentation_for) so that a merge prints what one run prints.
 struct Presentation {
-  // The corpus score of one system (default metric.score(totals)): e.g. numpy's
-  // pairwise mean of CIDEr's per-image scores, math.fsum mean for rouge-score.
-  std::function<double(const SystemStats&)> corpus_score;
   // Signature fields the command adds before the resampling ones ("boot:1000|...").
   std::string extra_signature;
   // Text printed once before the systems, given the full signature.
@@ -111,15 +108,19 @@ std::unique_ptr<Presentation> presentation_for(const StatsModel& metric, const O
 
 // Prints already computed statistics of `systems` as asked (text/JSON,
 // --stats, --confidence, paired tests, --json-out, --stats-out): shared by
-// run_metric_command and `evalcli merge`.
+// run_metric_command and `evalcli merge`. `sentence_metric` (null: `metric`)
+// scores the segments of --sentence-level output when the reference tool
+// scores sentences with other options; the corpus score stays `metric`'s.
 void report_metric_results(const StatsModel& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
-                           const OutputOptions& output, Streams& io, const Presentation* presentation = nullptr);
+                           const OutputOptions& output, Streams& io, const Presentation* presentation = nullptr,
+                           const StatsModel* sentence_metric = nullptr);
 // True when the output options need every segment's statistics kept.
 bool needs_rows(const OutputOptions& output);
 
 // Scores the input with `metric` and prints text or JSON as asked; with
 // `checks`, warnings about the text first (cli/text_warnings.hpp).
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io, const Presentation* presentation = nullptr, const TextChecks* checks = nullptr);
+                        Streams& io, const Presentation* presentation = nullptr,
+                        const StatsModel* sentence_metric = nullptr, const TextChecks* checks = nullptr);
 
 }  // namespace evalcli::cli

@@ -43,6 +43,13 @@ void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, Optio
   for (const auto& spec : specs) {
     const std::string flags = flag_names(spec);
     const std::string where = "--" + spec.name;
+    if (!spec.refusal.empty()) {
+      const std::string alias = spec.sacrebleu_alias.empty() ? "" : " (" + spec.sacrebleu_alias + ")";
+      cmd->add_flag_callback(flags, [message = fmt::format("evalcli {} has no {}{}: {}", cmd->get_name(), where, alias,
+                                                           spec.refusal)] { throw usage_error(message); })
+          ->group("");
+      continue;
+    }
     switch (spec.kind) {
       case OptionKind::flag:
         cmd->add_flag_callback(flags, [&values, name = spec.name] { values.set_flag(name, true); }, help_text(spec));
@@ -97,14 +104,16 @@ void apply_run_signature(MetricRun& run, const std::string& signature) {
 }
 
 void run_segment_metric(MetricRun& run, Streams& io) {
-  const auto model = run.definition.build(run.values, BuildContext{run.output.sentence_level});
-  // Sentence-level runs may change options as the reference tool does
-  // (SacreBLEU's effective order for sentence BLEU): their signature differs by design.
-  if (run.given && !run.output.sentence_level) check_rebuilt_signature(*run.given, *model);
+  const auto model = run.definition.build(run.values, BuildContext{});
+  if (run.given) check_rebuilt_signature(*run.given, *model);
   const auto* metric = dynamic_cast<const Metric*>(model.get());
   if (metric == nullptr) throw Error(ExitCode::internal, run.definition.command + " has no segment scorer");
+  // Sentence scores may use other options, as the reference tool's (SacreBLEU's
+  // effective order for sentence BLEU); the corpus score in the same report does not change.
+  std::unique_ptr<StatsModel> sentence_model;
+  if (run.output.sentence_level) sentence_model = run.definition.build(run.values, BuildContext{.sentence_level = true});
   const TextChecks checks = text_checks(run.definition, run.values);
-  run_metric_command(*metric, run.input, run.output, io, nullptr, &checks);
+  run_metric_command(*metric, run.input, run.output, io, nullptr, sentence_model.get(), &checks);
 }
 
 void add_metric_command(CLI::App& app, const MetricDefinition& definition, Streams& io,

@@ -666,6 +666,14 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
 
 double Cider::score(std::span<const Stat> stats) const { return stats[1] > 0 ? stats[0] / stats[1] : 0.0; }
 
+double Cider::corpus_score(const SystemStats& system) const {
+  if (system.rows.empty()) return score(system.totals);
+  std::vector<double> scores;
+  scores.reserve(system.rows.size());
+  for (const auto& row : system.rows) scores.push_back(row[0]);
+  return numpy_mean(scores);
+}
+
 std::string Cider::signature() const { return cider_signature_fields(options_, *pipeline_, df_field_); }
 
 std::string cider_signature_fields(const CiderOptions& options, const TextPipeline& pipeline,

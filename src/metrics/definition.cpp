@@ -126,6 +126,14 @@ const OptionSpec* MetricDefinition::find_option(std::string_view name) const {
   return nullptr;
 }
 
+OptionSpec refused_lowercase(std::string reason) {
+  return {.name = "lowercase",
+          .kind = OptionKind::flag,
+          .sacrebleu_alias = "-lc",
+          .role = OptionRole::no_effect,
+          .refusal = std::move(reason)};
+}
+
 void check_option_value(const OptionSpec& spec, const std::string& value, const std::string& where) {
   if (spec.kind == OptionKind::integer || spec.kind == OptionKind::real) {
     check_number(spec, value, where);

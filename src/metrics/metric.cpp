@@ -9,6 +9,8 @@ double StatsModel::score_float32(std::span<const float> stats) const {
   return score(widened);
 }
 
+double StatsModel::corpus_score(const SystemStats& system) const { return score(system.totals); }
+
 nlohmann::json StatsModel::details(std::span<const Stat>) const { return nlohmann::json::object(); }
 
 void add_stats(std::span<Stat> total, std::span<const Stat> row) {

@@ -236,6 +236,7 @@ MetricDefinition make_ter_definition() {
   };
   const auto shared = text_option_specs(text);
   d.options.insert(d.options.end(), shared.begin(), shared.end());
+  d.options.push_back(refused_lowercase("TER lowercases by default (SacreBLEU's case:lc); --ter-case-sensitive compares case"));
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.push_back({"tok", "t", apply_tok_field});
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {

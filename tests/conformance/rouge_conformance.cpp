@@ -154,7 +154,7 @@ void check_rouge_score_golden(const fs::path& parent, const std::string& name, c
     };
     for (const auto& v : variants) {
       auto args = base;
-      args.insert(args.end(), {"--seed", v.seed, "--bootstrap", v.samples, "--confidence", v.ci});
+      args.insert(args.end(), {"--seed", v.seed, "--bootstrap", v.samples, "--bootstrap-confidence", v.ci});
       args.insert(args.end(), v.types.begin(), v.types.end());
       check_bootstrap(run_json(args)["types"], e[v.key], v.key);
     }

@@ -1,5 +1,6 @@
 // `evalcli bleu` end to end: input rules, bad input, signatures read back.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
 #include "support/test_support.hpp"
@@ -148,4 +149,51 @@ TEST_CASE("sacrebleu: tab-separated stdin columns are systems", "[sacrebleu][cli
   CHECK_THAT(result.out, Catch::Contains("\"system\": \"System 1\"") && Catch::Contains("\"system\": \"System 2\""));
   const auto ragged = run_cli({"sacrebleu", ref.path()}, "a\tb\nc\nd\te\n");
   CHECK(ragged.exit_code == 17);
+}
+
+TEST_CASE("sentence-level output never changes the corpus score of the same report", "[bleu][cli][sentence]") {
+  // Short segments without 4-gram matches: corpus BLEU is 0 without effective
+  // order, while sentence BLEU (SacreBLEU turns effective order on) is not.
+  TempFile ref("the cat sat\na dog ran\n"), hyp("the cat sat\na dog walked\n");
+  const auto plain = nlohmann::json::parse(score_of({"bleu", "-r", ref.path(), "-i", hyp.path(), "-f", "json"}));
+  const auto sentences =
+      nlohmann::json::parse(score_of({"bleu", "-r", ref.path(), "-i", hyp.path(), "-f", "json", "--sentence-level"}));
+  CHECK(plain["score"] == 0.0);
+  CHECK(sentences["score"] == plain["score"]);
+  CHECK(sentences["signature"] == plain["signature"]);
+  CHECK_THAT(sentences["sentence_signature"].get<std::string>(), Catch::Contains("eff:yes"));
+  REQUIRE(sentences["sentences"].size() == 2);
+  CHECK(sentences["sentences"][0]["score"].get<double>() > 99.0);  // an exact match with effective order
+  // The text lines keep SacreBLEU's sentence signature.
+  const std::string text = score_of({"bleu", "-r", ref.path(), "-i", hyp.path(), "--sentence-level"});
+  CHECK_THAT(text, Catch::StartsWith("BLEU|nrefs:1|case:mixed|eff:yes|"));
+}
+
+TEST_CASE("one flag means one thing in every command: -ci/--confidence, -lc", "[cli][options]") {
+  TempFile ref(kRef), hyp(kHyp);
+  SECTION("-ci and --ci are the bootstrap interval everywhere, rouge included") {
+    for (const std::string command : {"bleu", "chrf", "ter", "rouge", "meteor"}) {
+      for (const std::string flag : {"-ci", "--ci", "--confidence"}) {
+        INFO(command << " " << flag);
+        const auto result = run_cli({command, "-r", ref.path(), "-i", hyp.path(), flag, "-cin", "20", "-f", "json"});
+        REQUIRE(result.exit_code == 0);
+        CHECK(nlohmann::json::parse(result.out).contains("confidence"));
+      }
+    }
+  }
+  SECTION("rouge -ci 0.9 (a confidence level) is refused, naming --bootstrap-confidence") {
+    const auto result = run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "-ci", "0.9"});
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains("--bootstrap-confidence"));
+  }
+  SECTION("-lc is refused in the command's own words where the metric decides case") {
+    for (const auto& [command, words] : std::vector<std::pair<std::string, std::string>>{
+             {"ter", "--ter-case-sensitive"}, {"rouge", "lowercase every text"}, {"meteor", "str.lower"}}) {
+      INFO(command);
+      const auto result = run_cli({command, "-r", ref.path(), "-i", hyp.path(), "-lc"});
+      CHECK(result.exit_code == 2);
+      CHECK_THAT(result.err, Catch::Contains("evalcli " + command + " has no --lowercase (-lc)") &&
+                                 Catch::Contains(words));
+    }
+  }
 }

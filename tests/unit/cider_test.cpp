@@ -7,6 +7,7 @@
 #include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/metrics/cider.hpp"
+#include "evalcli/metrics/registry.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "support/numpy_sum_reference.hpp"
 #include "support/test_support.hpp"
@@ -39,15 +40,16 @@ std::vector<double> score(const std::vector<std::pair<std::vector<std::string>, 
 
 TEST_CASE("CIDEr's corpus score is np.mean of the per-image scores above 8,192 images", "[cider]") {
   // pycocoevalcap: score = np.mean(np.array(scores)); numpy sums in buffers of 8,192.
+  const auto metric = evalcli::metric_from_signature(
+      "CIDEr-D", "nrefs:1|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1|version:evalcli-0.1.0");
   for (const auto& expected : evalcli::test::numpy_reference::numpy_results()) {
     evalcli::SystemStats system;
     for (double score : evalcli::test::numpy_reference::per_image_scores(expected.count, expected.seed)) {
       system.rows.push_back({score});
     }
     system.segments = system.rows.size();
-    const auto presentation = evalcli::cli::cider_presentation(std::nullopt, {});
     INFO(expected.count << " images");
-    CHECK(presentation->corpus_score(system) == expected.mean);
+    CHECK(metric->corpus_score(system) == expected.mean);
   }
 }
 

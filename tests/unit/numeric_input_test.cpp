@@ -177,7 +177,7 @@ TEST_CASE(
       {with(scoring_args("meteor"), {"--gamma", "1e999"}), "1e999"},
       {with(scoring_args("meteor"), {"--beam", "99999999999999"}), "99999999999999"},
       {with(scoring_args("rouge"), {"--bootstrap", "nan"}), "nan"},
-      {with(scoring_args("rouge"), {"--confidence", "inf"}), "inf"},
+      {with(scoring_args("rouge"), {"--bootstrap-confidence", "inf"}), "inf"},
       {with(scoring_args("rouge"), {"--seed", "99999999999"}), "99999999999"},
       {with(scoring_args("rouge"), {"--compat", "rouge155", "--alpha", "nan"}), "nan"},
       {with(scoring_args("rouge"), {"--compat", "rouge155", "--max-ngram", "1e999"}), "1e999"},

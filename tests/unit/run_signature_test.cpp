@@ -36,7 +36,7 @@ std::vector<Case> cases(const std::string& shared) {
       {"ter", {"--ter-normalized", "--ter-asian-support"}},
       {"rouge", {"--stem", "--types", "rouge1,rougeLsum", "--sentence-sep", ";"}},
       {"rouge", {"--tokenize", "intl", "--types", "rouge2,rougeL"}},
-      {"rouge", {"--bootstrap", "50", "--seed", "5", "--confidence", "0.9"}, {}, false},
+      {"rouge", {"--bootstrap", "50", "--seed", "5", "--bootstrap-confidence", "0.9"}, {}, false},
       {"meteor", {"--alpha", "0.8", "--modules", "exact stem", "--aggregate", "summed-stats"}},
       {"meteor", {"--lang", "de", "--gamma", "0.4", "--tokenize", "13a"}},
       {"cider", {"--variant", "cider", "--ngram-order", "3"}},
@@ -137,7 +137,7 @@ TEST_CASE("a printed signature given to --signature reproduces the run, for ever
       INFO(label(c));
       check_round_trip(c, {}, false, {});
       // The bootstrap interval: bs:/seed: in the signature turn it on again.
-      const std::string ci_flag = c.command == "rouge" ? "--ci" : "--confidence";  // rouge: --confidence LEVEL is rouge-score's
+      const std::string ci_flag = "--confidence";
       if (c.options.empty() || c.options[0] != "--bootstrap") {
         check_round_trip(c, {ci_flag, "--confidence-n", "40", "--seed", "3"}, false, {});
       }

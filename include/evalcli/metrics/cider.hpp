@@ -108,6 +108,9 @@ class Cider : public Metric {
   // Mean of the per-image scores (summed left to right; the corpus score that
   // `evalcli cider` prints uses numpy's pairwise order instead).
   double score(std::span<const Stat> stats) const override;
+  // As pycocoevalcap: np.mean of the per-image scores (when the rows are kept).
+  double corpus_score(const SystemStats& system) const override;
+  bool corpus_score_needs_rows() const override { return true; }
   std::string signature() const override;
 
   const CiderOptions& options() const { return options_; }

@@ -46,7 +46,13 @@ struct OptionSpec {
   std::string signature_short_key;
   // Flags: the field's value when the flag is given, and when it is not.
   std::array<std::string, 2> flag_words = {"yes", "no"};
+  // Not empty: a flag other commands have (-lc) that this one refuses with
+  // this reason, in its own words; hidden from the help.
+  std::string refusal;
 };
+
+// `--lowercase` (-lc) refused by a metric that decides case itself.
+OptionSpec refused_lowercase(std::string reason);
 
 // Option values by name, as given on the command line or read from a
 // signature; an option not given has no value (the build function's default).

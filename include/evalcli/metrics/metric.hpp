@@ -27,6 +27,8 @@ struct SacrebleuField {
   std::string value;
 };
 
+struct SystemStats;
+
 class StatsModel {
  public:
   virtual ~StatsModel() = default;
@@ -39,6 +41,14 @@ class StatsModel {
 
   // Score from statistics summed over any set of segments (corpus, shard, resample).
   virtual double score(std::span<const Stat> stats) const = 0;
+
+  // The one corpus score of a system, printed, reported, merged and checked:
+  // score(totals), unless the reference tool averages per-segment scores its
+  // own way (CIDEr: numpy's mean of the per-image scores; rouge-score: the
+  // correctly rounded mean of the rows), which needs the rows when kept.
+  virtual double corpus_score(const SystemStats& system) const;
+  // True when corpus_score needs the rows (they are then kept for it).
+  virtual bool corpus_score_needs_rows() const { return false; }
 
   // True when the corpus totals must be the correctly rounded sums of the
   // segment rows (Python's math.fsum: rouge-score's mean of per-pair scores),

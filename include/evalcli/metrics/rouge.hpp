@@ -168,6 +168,9 @@ class RougeScoreMetric : public Metric {
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
   // Mean fmeasure of the first type.
   double score(std::span<const Stat> stats) const override;
+  // The first type's F-measure as math.fsum(scores) / n: from the rows when
+  // all are kept (whatever summed a shard's totals), else from the totals.
+  double corpus_score(const SystemStats& system) const override;
   // rouge-score's means are math.fsum(scores) / n: totals are exact sums, so
   // the plain corpus score needs no per-pair rows (constant memory).
   bool exact_totals() const override { return true; }

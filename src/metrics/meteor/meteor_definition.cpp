@@ -197,6 +197,8 @@ MetricDefinition make_meteor_definition() {
   };
   const auto shared = text_option_specs(text);
   d.options.insert(d.options.end(), shared.begin(), shared.end());
+  d.options.push_back(refused_lowercase(
+      "NLTK's meteor_score lowercases every text (str.lower); METEOR 1.5's case is chosen with --norm"));
   d.options.insert(
       d.options.end(),
       {

@@ -126,8 +126,8 @@ MetricDefinition make_rouge_definition() {
   };
   const auto shared = text_option_specs(text);
   d.options.insert(d.options.end(), shared.begin(), shared.end());
-  // rouge-score's BootstrapAggregator (HF evaluate's --confidence LEVEL and --seed N);
-  // the shared bootstrap interval of every metric is --ci.
+  // rouge-score's BootstrapAggregator (HF evaluate's confidence level and --seed N);
+  // the shared bootstrap interval of every metric is --confidence (-ci, --ci).
   d.options.insert(d.options.end(),
                    {
                        {.name = "bootstrap",
@@ -140,15 +140,16 @@ MetricDefinition make_rouge_definition() {
                         .help = "bootstrap seed (numpy.random.seed)",
                         .min = 0,
                         .max = 4294967295.0},
-                       {.name = "confidence",
+                       {.name = "bootstrap-confidence",
                         .kind = OptionKind::real,
-                        .help = "bootstrap confidence interval (rouge-score)",
+                        .help = "confidence level of --bootstrap's interval (rouge-score's, HF evaluate's confidence_level)",
                         .min = 0,
                         .max = 1,
                         .signature_key = "ci"},
                    });
   const auto rouge155 = rouge155_option_specs();
   d.options.insert(d.options.end(), rouge155.begin(), rouge155.end());
+  d.options.push_back(refused_lowercase("rouge-score and ROUGE-1.5.5 lowercase every text themselves"));
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.insert(d.signature_keys.end(),
                           {

@@ -313,6 +313,16 @@ double RougeScoreMetric::score(std::span<const Stat> stats) const {
   return pairs > 0 ? stats[2] / pairs : 0.0;
 }
 
+double RougeScoreMetric::corpus_score(const SystemStats& system) const {
+  if (options_.types.empty()) return 0.0;
+  const auto n = static_cast<double>(system.segments);
+  if (system.rows.empty() || system.rows.size() != system.segments) return system.totals[2] / n;
+  std::vector<double> fmeasures;
+  fmeasures.reserve(system.rows.size());
+  for (const auto& row : system.rows) fmeasures.push_back(row[2]);
+  return exact_sum(fmeasures) / n;
+}
+
 std::string RougeScoreMetric::signature() const {
   std::string types;
   // Appended piece by piece: `"+" + name()` trips GCC 12's -Wstringop-overflow false positive.

@@ -1,0 +1,96 @@
+#include "evalcli/metrics/ppl_corpus.hpp"
+
+#include <fmt/format.h>
+
+#include "evalcli/io/line_reader.hpp"
+#include "evalcli/metrics/ppl_metric.hpp"
+#include "evalcli/text/utf8.hpp"
+
+namespace evalcli::ppl {
+namespace {
+
+std::uint64_t count_code_points(std::string_view bytes) {
+  std::uint64_t n = 0;
+  for (const char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+TextInput::TextInput(const std::string& path, std::istream& stdin_stream) {
+  name_ = "<stdin>";
+  if (path != "-") {
+    io::check_readable_file(path);
+    source_ = io::open_decompressed_file(path);
+    name_ = path;
+  } else {
+    source_ = io::open_decompressed(stdin_stream, name_);
+  }
+  lines_ = std::make_unique<io::LineSplitter>(*source_, kReadBlock, io::max_line_bytes(), name_);
+}
+
+ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const ArpaCorpusOptions& options,
+                           const std::function<void(const ArpaLine&)>& observe) {
+  ArpaCorpus corpus;
+  corpus.system.totals.assign(8, 0.0);
+  std::string_view line;
+  std::string processed;
+  std::vector<std::string_view> tokens;
+  std::vector<ScoredWord> words;
+  bool terminated = true;
+  while (input.next(line, terminated)) {
+    std::string_view text = line;
+    if (options.pipeline != nullptr) {
+      const std::u32string decoded = utf8::decode_or_throw(line, fmt::format("{}:{}", input.name(), input.line_number()));
+      processed = utf8::encode(options.pipeline->process(decoded));
+      text = processed;
+    }
+    split_kenlm_tokens(text, tokens);
+    words.clear();
+    const bool kenlm_unterminated = !terminated && options.kenlm_final_line;
+    LineScore scored = score_line(model, tokens, options.mode, options.want_words ? &words : nullptr, !kenlm_unterminated);
+    scored.stats.bytes = line.size() + (terminated ? 1 : 0);
+    scored.stats.chars = count_code_points(line) + (terminated ? 1 : 0);
+    if (kenlm_unterminated) {  // no total, no OOV count, no line
+      scored.stats.log10_total = 0;
+      scored.stats.oovs = 0;
+      scored.stats.lines = 0;
+    }
+    corpus.totals += scored.stats;
+    StatRow row = to_row(scored.stats);
+    add_stats(corpus.system.totals, row);  // in line order, as `totals` sums them
+    ++corpus.system.segments;
+    if (options.keep_rows) corpus.system.rows.push_back(std::move(row));
+    if (observe) observe(ArpaLine{input.line_number(), scored, words, kenlm_unterminated});
+  }
+  corpus.system.system = input.name();
+  return corpus;
+}
+
+LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
+                                 const std::function<void(const std::string&)>& warn) {
+  LogprobCorpus corpus;
+  corpus.system.totals.assign(7, 0.0);
+  std::vector<std::string> warnings;
+  std::size_t warned = 0;
+  std::string_view line;
+  bool terminated = true;
+  while (input.next(line, terminated)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
+    const DocumentScore doc = score_document(line, base, where, warnings);
+    StatRow row = to_row(doc.stats);
+    add_stats(corpus.system.totals, row);  // in file order, as LogprobStats += sums
+    ++corpus.system.segments;
+    if (keep_rows) {
+      corpus.system.rows.push_back(std::move(row));
+      corpus.line_numbers.push_back(input.line_number());
+      corpus.ids.push_back(doc.id);
+    }
+    for (; warned < warnings.size(); ++warned) warn(warnings[warned]);
+  }
+  corpus.system.system = input.name();
+  return corpus;
+}
+
+}  // namespace evalcli::ppl
