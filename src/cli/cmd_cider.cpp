@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "cli/text_warnings.hpp"
 #include "cli/common.hpp"
 #include "cli/metric_command.hpp"
 #include "evalcli/metrics/text_options.hpp"
@@ -40,14 +41,19 @@ struct CiderCommandOptions {
 
 // Pass 1 over the inputs: plain text streamed (files or standard input),
 // JSONL and COCO read whole.
+// Every segment read is also counted into `scan` (the text warnings).
 std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const CiderOptions& options,
-                                             const TextPipeline& pipeline, Streams& io) {
+                                             const TextPipeline& pipeline, TextScan& scan, Streams& io) {
   const bool plain = !o.input.refs.empty() || !o.input.positional_refs.empty();
   const bool coco = !o.coco_annotations.empty() || !o.coco_results.empty();
   const int modes = (plain ? 1 : 0) + (!o.jsonl.empty() ? 1 : 0) + (coco ? 1 : 0);
   if (modes == 0) throw usage_error("no references given: use -r FILE..., --jsonl FILE or --coco-annotations/--coco-results");
   if (modes > 1) throw usage_error("give references in one way only: -r FILE..., --jsonl FILE or --coco-annotations");
-  if (plain) return std::make_unique<CiderCorpusRun>(options, pipeline, make_corpus_spec(o.input, io.in));
+  if (plain) {
+    CorpusSpec spec = make_corpus_spec(o.input, io.in);
+    scan_while_reading(spec, scan);
+    return std::make_unique<CiderCorpusRun>(options, pipeline, spec);
+  }
   if (coco && (o.coco_annotations.empty() || o.coco_results.empty())) {
     throw usage_error("COCO input needs both --coco-annotations FILE and --coco-results FILE");
   }
@@ -58,6 +64,10 @@ std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const
   io::CaptionSet set = coco ? io::read_coco_captions(o.coco_annotations, o.coco_results)
                             : io::read_jsonl_captions(o.jsonl, o.input.hyps);
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);
+  for (const auto& item : set.items) {
+    for (std::size_t s = 0; s < item.hyps.size(); ++s) scan.add_hypothesis(s, item.hyps[s]);
+    for (const auto& ref : item.refs) scan.add_line(ref);
+  }
   return std::make_unique<CiderCorpusRun>(options, pipeline, std::move(set));
 }
 
@@ -101,7 +111,9 @@ void run_cider(MetricRun& run, Streams& io) {
     loaded_df = read_document_frequencies(o.df_path);
     check_document_frequencies_tokenizer(*loaded_df, pipeline->tokenizer().id(), o.df_path);
   }
-  const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, io);
+  TextScan scan;
+  const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, scan, io);
+  print_text_warnings(scan, text_checks(run.definition, run.values), inputs->system_names(), o.output.quiet, io.err);
   CiderCorpus& corpus = inputs->corpus();
 
   std::string df_field = "corpus";

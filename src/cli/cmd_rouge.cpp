@@ -52,12 +52,13 @@ void take_values(RougeCommandOptions& o) {
   o.rouge155_output = values.flag("rouge155-output");
 }
 
-void warn_if_mostly_non_ascii(std::size_t chars, std::size_t non_ascii, Streams& io) {
-  if (chars == 0 || non_ascii * 2 <= chars) return;
+void warn_if_mostly_non_ascii(std::size_t chars, std::size_t non_ascii, bool quiet, Streams& io) {
+  if (quiet || chars == 0 || non_ascii * 2 <= chars) return;
   io.err << fmt::format(
       "evalcli: warning: {:.0f}% of the non-space characters are non-ASCII, and the default ROUGE tokenizer keeps "
       "only ASCII letters and digits: scores would be near 0 and meaningless.\n"
-      "hint: use --tokenize zh-char (Chinese characters), zh-jieba (Chinese words), ja-mecab, intl or char\n",
+      "hint: give the language (--lang zh, --lang ja) or use --tokenize zh-char (Chinese characters), zh-jieba "
+      "(Chinese words), ja-mecab, intl or char; -q silences this\n",
       100.0 * static_cast<double>(non_ascii) / static_cast<double>(chars));
 }
 
@@ -82,7 +83,9 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
   // the exact totals (RougeScoreMetric::exact_totals), so memory stays constant.
   const bool keep_rows = needs_rows(o.output) || o.bootstrap > 0;
   const auto results = compute_corpus_stats({&metric}, spec, keep_rows);
-  if (metric.uses_ascii_tokenizer()) warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), io);
+  if (metric.uses_ascii_tokenizer()) {
+    warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), o.output.quiet, io);
+  }
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
   RougeScoreReport report;
   report.bootstrap_samples = o.bootstrap;

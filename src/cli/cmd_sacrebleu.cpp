@@ -5,6 +5,7 @@
 // missing file) evalcli prints one clear line and exits 1 like SacreBLEU.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <ostream>
@@ -13,6 +14,7 @@
 #include "cli/sacrebleu.hpp"
 #include "cli/sacrebleu_output.hpp"
 #include "cli/sacrebleu_significance.hpp"
+#include "cli/text_warnings.hpp"
 #include "evalcli/stats/corpus_stats.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
@@ -20,21 +22,21 @@
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/metrics/ter.hpp"
+#include "evalcli/tokenize/text_scan.hpp"
 
 namespace evalcli::cli {
 
 std::unique_ptr<Metric> make_sacrebleu_metric(const std::string& name, const SacrebleuArgs& args) {
   if (name == "bleu") {
     BleuOptions bleu;
-    std::string tokenizer = "13a";
-    if (args.tokenize) {
-      tokenizer = *args.tokenize;
-    } else if (args.langpair) {
-      // SacreBLEU picks the tokenizer from the target language.
-      const std::string target = args.langpair->substr(args.langpair->find('-') + 1);
-      if (target == "zh") tokenizer = "zh";
-      if (target == "ja") tokenizer = "ja-mecab";
-      if (target == "ko") tokenizer = "ko-mecab";
+    // SacreBLEU picks the tokenizer from the target language when -tok is not given.
+    const std::string tokenizer =
+        args.tokenize ? *args.tokenize
+                      : sacrebleu_tokenizer_for_language(args.langpair ? target_language(*args.langpair) : "", "13a");
+    if (tokenizer == "ko-mecab") {
+      // SacreBLEU dies with a RuntimeError here when its Korean extras are missing.
+      throw RawExit(1, "sacreBLEU: error: Korean tokenization (ko-mecab) is not available in this evalcli; choose "
+                       "another tokenizer with --tokenize\n");
     }
     bleu.text.tokenizer = tokenizer;
     bleu.text.lowercase = args.lowercase;
@@ -65,6 +67,37 @@ std::unique_ptr<Metric> make_sacrebleu_metric(const std::string& name, const Sac
 }
 
 namespace {
+
+// SacreBLEU's --tokenize choices that this evalcli can run, in SacreBLEU's
+// order (ko-mecab, spm, flores101, flores200, spBLEU-1K are not available).
+const std::vector<std::string>& runnable_tokenizers() {
+  static const std::vector<std::string> names = {"none", "zh", "13a", "intl", "char", "ja-mecab"};
+  return names;
+}
+
+// argparse's refusal of a --tokenize value, as SacreBLEU's usage error (exit 2).
+void check_tokenize_choice(const std::optional<std::string>& tokenize) {
+  if (!tokenize) return;
+  const auto& names = runnable_tokenizers();
+  if (std::find(names.begin(), names.end(), *tokenize) != names.end()) return;
+  std::string choices;
+  for (const auto& name : names) choices += (choices.empty() ? "'" : ", '") + name + "'";
+  throw RawExit(2, fmt::format("sacrebleu: error: argument --tokenize/-tok: invalid choice: '{}' (choose from {})\n",
+                               *tokenize, choices));
+}
+
+// SacreBLEU's BLEU.__init__ hint when -l names a target whose tokenizer is not the one given.
+std::string tokenizer_hint(const SacrebleuArgs& args) {
+  if (!args.langpair || !args.tokenize) return {};
+  const std::string target = target_language(*args.langpair);
+  const std::string& tokenizer = *args.tokenize;
+  if (target == "zh" && tokenizer != "zh") return "Consider using the 'zh' or 'spm' tokenizer for Chinese.";
+  if (target == "ja" && tokenizer != "ja-mecab") {
+    return "Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese.";
+  }
+  if (target == "ko" && tokenizer != "ko-mecab") return "Consider using the 'ko-mecab' or 'spm' tokenizer for Korean.";
+  return {};
+}
 
 // SacreBLEU prints metrics in this order whatever the order given to -m.
 std::vector<std::string> sorted_metric_names(const std::vector<std::string>& requested) {
@@ -111,6 +144,7 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   if (args.paired_bs && args.paired_ar) {
     throw RawExit(2, "sacrebleu: error: argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs\n");
   }
+  check_tokenize_choice(args.tokenize);
   // sacrebleu.py main(), before anything is read; counted before duplicates go (-m bleu bleu).
   // Under -q no logging handler is set up and Python's last-resort handler prints the bare message.
   if (args.sentence_level && args.metrics.size() > 1) {
@@ -127,16 +161,27 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
 
   std::vector<std::unique_ptr<Metric>> metrics;
   std::vector<const Metric*> metric_ptrs;
-  for (const auto& name : sorted_metric_names(args.metrics)) {
-    metrics.push_back(make_sacrebleu_metric(name, args));
-    metric_ptrs.push_back(metrics.back().get());
+  const auto names = sorted_metric_names(args.metrics);
+  try {
+    for (const auto& name : names) {
+      metrics.push_back(make_sacrebleu_metric(name, args));
+      metric_ptrs.push_back(metrics.back().get());
+    }
+  } catch (const RawExit&) {
+    throw;
+  } catch (const Error& e) {
+    // A tokenizer that cannot start (MeCab's dictionary): SacreBLEU fails with exit 1 there too.
+    throw RawExit(1, fmt::format("sacreBLEU: error: {}\n", e.what()));
   }
+  const bool bleu = std::find(names.begin(), names.end(), "bleu") != names.end();
 
   CorpusSpec spec;
   spec.ref_paths = args.refs;
   spec.tab_separated_refs = args.num_refs > 1 ? args.num_refs : 0;
   if (args.inputs) spec.hyp_paths = *args.inputs;
   spec.stdin_stream = &io.in;
+  TextScan scan;  // BLEU's tokenized-period count (metrics/base.py)
+  if (bleu && !args.force && !args.sentence_level) scan_while_reading(spec, scan);
 
   // Repeated system names: an error, except a repeat of the baseline in paired mode.
   const bool paired = args.paired_bs || args.paired_ar;
@@ -174,16 +219,26 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   check_arguments(args, num_systems);
   const std::size_t nrefs = spec.tab_separated_refs > 1 ? static_cast<std::size_t>(spec.tab_separated_refs)
                                                         : spec.ref_paths.size();
-  const SacrebleuRun run{args, metric_ptrs, results, nrefs};
+  SacrebleuRun run{args, metric_ptrs, results, nrefs};
+  if (scan.segments() > 0) {
+    for (std::size_t s = 0; s < num_systems; ++s) run.tokenized_periods.push_back(scan.tokenized_periods(s));
+  }
+  if (bleu) {
+    if (const std::string hint = tokenizer_hint(args); !hint.empty()) io.err << sacrebleu_warning(hint, args.quiet);
+  }
 
   if (args.sentence_level) {
     io.out << render_sentence_level(run);
   } else if (num_systems == 1) {
+    io.err << tokenized_period_warning(run, 0);
     // As SacreBLEU: n_bootstrap = -cin if --confidence, and only n > 1 resamples.
     io.out << (args.confidence && args.confidence_n > 1 ? render_single_system_confidence(run)
                                                         : render_single_system(run));
   } else {
     if (!args.quiet) io.err << fmt::format("sacreBLEU: Found {} systems.\n", num_systems);
+    if (!paired) {
+      for (std::size_t s = 0; s < num_systems; ++s) io.err << tokenized_period_warning(run, s);
+    }
     io.out << (paired ? render_paired_tests(run, io) : render_multi_system(run, io));
   }
 }
@@ -221,9 +276,7 @@ void add_sacrebleu_command(CLI::App& app, Streams& io) {
   cmd->add_flag("-q,--quiet", a->quiet);
   cmd->add_flag("--no-color");
   cmd->add_option("-l,--language-pair", a->langpair);
-  cmd->add_option("--tokenize", a->tokenize)
-      ->check(CLI::IsMember({"none", "zh", "13a", "char", "intl", "ja-mecab", "ko-mecab", "spm", "flores101",
-                             "flores200", "spBLEU-1K"}));
+  cmd->add_option("--tokenize", a->tokenize, "none, zh, 13a, intl, char or ja-mecab");  // checked as argparse does
   cmd->add_flag("--lowercase", a->lowercase);
   cmd->add_option("-s,--smooth-method", a->smooth_method)->check(CLI::IsMember({"exp", "floor", "add-k", "none"}));
   cmd->add_option("--smooth-value", a->smooth_value);

@@ -13,6 +13,7 @@
 #include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
 #include "cli/progress.hpp"
+#include "cli/text_warnings.hpp"
 #include "evalcli/io/output_file.hpp"
 #include "evalcli/stats/distribution.hpp"
 #include "evalcli/stats/resampling.hpp"
@@ -487,13 +488,21 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
 }
 
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
-                        Streams& io, const Presentation* presentation, const StatsModel* sentence_metric) {
-  const CorpusSpec spec = make_corpus_spec(input, io.in);
+                        Streams& io, const Presentation* presentation, const StatsModel* sentence_metric,
+                        const TextChecks* checks) {
+  CorpusSpec spec = make_corpus_spec(input, io.in);
+  TextScan scan;
+  if (checks != nullptr && !output.quiet) scan_while_reading(spec, scan);  // -q prints no warning
   std::vector<std::vector<SystemStats>> results;
   {
     Progress progress(io.err, output.quiet);
     results = compute_corpus_stats({&metric}, spec, needs_rows(output),
                                    [&](std::size_t done) { progress.update("scoring segments", done); });
+  }
+  if (checks != nullptr) {
+    std::vector<std::string> names;
+    for (const auto& system : results[0]) names.push_back(system.system);
+    print_text_warnings(scan, *checks, names, output.quiet, io.err);
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
   OutputOptions recorded = output;

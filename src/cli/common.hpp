@@ -16,6 +16,8 @@
 
 namespace evalcli::cli {
 
+struct TextChecks;
+
 struct InputOptions {
   std::vector<std::string> refs;             // -r FILE (repeatable)
   std::vector<std::string> positional_refs;  // REF... positional files
@@ -144,9 +146,10 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
 // True when the output options need every segment's statistics kept.
 bool needs_rows(const OutputOptions& output);
 
-// Scores the input with `metric` and prints text or JSON as asked.
+// Scores the input with `metric` and prints text or JSON as asked; with
+// `checks`, warnings about the text first (cli/text_warnings.hpp).
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
                         Streams& io, const Presentation* presentation = nullptr,
-                        const StatsModel* sentence_metric = nullptr);
+                        const StatsModel* sentence_metric = nullptr, const TextChecks* checks = nullptr);
 
 }  // namespace evalcli::cli

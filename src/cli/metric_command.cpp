@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "cli/text_warnings.hpp"
 #include "evalcli/core/error.hpp"
 
 namespace evalcli::cli {
@@ -123,7 +124,8 @@ void run_segment_metric(MetricRun& run, Streams& io) {
   // effective order for sentence BLEU); the corpus score in the same report does not change.
   std::unique_ptr<StatsModel> sentence_model;
   if (run.output.sentence_level) sentence_model = run.definition.build(run.values, BuildContext{.sentence_level = true});
-  run_metric_command(*metric, run.input, run.output, io, nullptr, sentence_model.get());
+  const TextChecks checks = text_checks(run.definition, run.values);
+  run_metric_command(*metric, run.input, run.output, io, nullptr, sentence_model.get(), &checks);
 }
 
 void add_metric_command(CLI::App& app, const MetricDefinition& definition, Streams& io,

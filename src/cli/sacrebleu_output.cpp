@@ -1,5 +1,7 @@
 #include "cli/sacrebleu_output.hpp"
 
+#include "evalcli/tokenize/text_scan.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -110,6 +112,20 @@ std::string python_json_quote(const std::string& text, bool ensure_ascii) {
     }
   }
   return out + "\"";
+}
+
+std::string sacrebleu_warning(const std::string& message, bool quiet) {
+  return (quiet ? "" : "sacreBLEU: ") + message + "\n";
+}
+
+std::string tokenized_period_warning(const SacrebleuRun& run, std::size_t s) {
+  if (s >= run.tokenized_periods.size() || run.tokenized_periods[s] < kTokenizedPeriodWarningLines) return {};
+  const bool quiet = run.args.quiet;
+  return sacrebleu_warning("That's 100 lines that end in a tokenized period ('.')", quiet) +
+         sacrebleu_warning("It looks like you forgot to detokenize your test data, which may hurt your score.", quiet) +
+         sacrebleu_warning("If you insist your data is detokenized, or don't care, you can suppress this message with "
+                           "the `force` parameter.",
+                           quiet);
 }
 
 std::string render_sentence_level(const SacrebleuRun& run) {

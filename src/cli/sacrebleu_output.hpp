@@ -18,7 +18,16 @@ struct SacrebleuRun {
   const std::vector<const Metric*>& metrics;           // in SacreBLEU's order
   const std::vector<std::vector<SystemStats>>& stats;  // [metric][system]
   std::size_t nrefs;
+  // Hypotheses ending in " ." per system, counted for BLEU without --force (else empty).
+  std::vector<std::size_t> tokenized_periods = {};
 };
+
+// A warning as SacreBLEU's logger prints it: "sacreBLEU: " + message, or the
+// bare message under -q (no handler then: Python's last-resort handler prints it).
+std::string sacrebleu_warning(const std::string& message, bool quiet);
+// SacreBLEU's three lines about hypotheses ending in a tokenized period, for
+// system `s` when it has 100 or more (metrics/base.py), else "".
+std::string tokenized_period_warning(const SacrebleuRun& run, std::size_t s);
 
 std::string render_sentence_level(const SacrebleuRun& run);
 std::string render_single_system(const SacrebleuRun& run);

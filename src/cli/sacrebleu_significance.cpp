@@ -140,25 +140,29 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
   for (std::size_t m = 0; m < run.metrics.size(); ++m) {
     for (const auto& system : run.stats[m]) matrices[m].emplace_back(system.rows, run.metrics[m]->num_stats());
   }
-  if (!args.quiet) {
-    // SacreBLEU's log lines, in its order (the work itself is shared across metrics here).
+  // SacreBLEU's log lines, in its order (the work itself is shared across
+  // metrics here); under -q only its warnings, bare.
+  const bool info = !args.quiet;
+  for (const Metric* metric : run.metrics) {
+    std::string key = metric->name();
+    key = upper(key.substr(0, key.find_first_of("0123456789+")));
+    if (info) io.err << fmt::format("sacreBLEU: Pre-computing {} statistics for {}\n", key, python_repr(names[0]));
+    if (key == "BLEU") io.err << tokenized_period_warning(run, 0);
+  }
+  unsigned workers = options.jobs;
+  if (workers == 0) workers = std::max(1U, std::min<unsigned>(std::thread::hardware_concurrency() / 2,
+                                                              static_cast<unsigned>(num_systems - 1)));
+  if (info && workers != 1) io.err << fmt::format("sacreBLEU: Launching {} parallel workers.\n", workers);
+  const char* what = args.paired_bs ? " > Performing paired bootstrap resampling test (# resamples: {})\n"
+                                    : " > Performing approximate randomization test (# trials: {})\n";
+  for (std::size_t s = 1; s < num_systems; ++s) {
     for (const Metric* metric : run.metrics) {
-      std::string key = metric->name();
-      key = upper(key.substr(0, key.find_first_of("0123456789+")));
-      io.err << fmt::format("sacreBLEU: Pre-computing {} statistics for {}\n", key, python_repr(names[0]));
-    }
-    unsigned workers = options.jobs;
-    if (workers == 0) workers = std::max(1U, std::min<unsigned>(std::thread::hardware_concurrency() / 2,
-                                                                static_cast<unsigned>(num_systems - 1)));
-    if (workers != 1) io.err << fmt::format("sacreBLEU: Launching {} parallel workers.\n", workers);
-    const char* what = args.paired_bs ? " > Performing paired bootstrap resampling test (# resamples: {})\n"
-                                      : " > Performing approximate randomization test (# trials: {})\n";
-    for (std::size_t s = 1; s < num_systems; ++s) {
-      for (const Metric* metric : run.metrics) {
+      if (info) {
         io.err << fmt::format("sacreBLEU: Computing {} for {} and extracting sufficient statistics\n", metric->name(),
                               python_repr(names[s]));
-        io.err << "sacreBLEU: " << fmt::format(fmt::runtime(what), options.default_samples());
       }
+      if (metric->name() == "BLEU") io.err << tokenized_period_warning(run, s);
+      if (info) io.err << "sacreBLEU: " << fmt::format(fmt::runtime(what), options.default_samples());
     }
   }
   const std::vector<const StatsModel*> models(run.metrics.begin(), run.metrics.end());

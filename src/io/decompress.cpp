@@ -5,10 +5,16 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/line_reader.hpp"
@@ -30,11 +36,78 @@ std::size_t read_raw(std::istream& in, char* out, std::size_t size, const std::s
   }
 }
 
-// Reads raw bytes from an istream, first handing back the bytes peeked for the magic.
+class IstreamSource : public ByteSource {
+ public:
+  IstreamSource(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+  std::size_t read(char* out, std::size_t size) override { return read_raw(in_, out, size, name_); }
+  Compression compression() const override { return Compression::none; }
+
+ private:
+  std::istream& in_;
+  std::string name_;
+};
+
+// Descriptors held open by FdSources (file_source_budget() below).
+std::atomic<std::size_t> open_file_sources{0};
+
+// A file read with read(2): no stdio FILE, whose closing walks glibc's list of
+// every open FILE (quadratic with thousands of reference files).
+class FdSource : public ByteSource {
+ public:
+  FdSource(int fd, std::string name) : fd_(fd), name_(std::move(name)) { ++open_file_sources; }
+  ~FdSource() override {
+    ::close(fd_);
+    --open_file_sources;
+  }
+  FdSource(const FdSource&) = delete;
+  FdSource& operator=(const FdSource&) = delete;
+
+  std::size_t read(char* out, std::size_t size) override {
+    for (;;) {
+      const ssize_t got = ::read(fd_, out, size);
+      if (got >= 0) return static_cast<std::size_t>(got);
+      if (errno != EINTR) throw input_error(fmt::format("{}: read error: {}", name_, std::strerror(errno)));
+    }
+  }
+  Compression compression() const override { return Compression::none; }
+
+ private:
+  int fd_;
+  std::string name_;
+};
+
+// A regular file opened anew for each read, at the offset reached: what file
+// sources past the budget of open descriptors use, so that any number of -r
+// files can be read in lockstep. Reads come a buffer at a time (a small file is
+// read whole at its first read), so the extra opens are few.
+class ReopeningFileSource : public ByteSource {
+ public:
+  explicit ReopeningFileSource(std::string path) : path_(std::move(path)) {}
+
+  std::size_t read(char* out, std::size_t size) override {
+    const int fd = open_read_fd(path_);
+    ssize_t got;
+    do {
+      got = ::pread(fd, out, size, offset_);
+    } while (got < 0 && errno == EINTR);
+    const int error = errno;
+    ::close(fd);
+    if (got < 0) throw input_error(fmt::format("{}: read error: {}", path_, std::strerror(error)));
+    offset_ += got;
+    return static_cast<std::size_t>(got);
+  }
+  Compression compression() const override { return Compression::none; }
+
+ private:
+  std::string path_;
+  off_t offset_ = 0;
+};
+
+// Reads raw bytes from a source, first handing back the bytes peeked for the magic.
 class RawInput {
  public:
-  RawInput(std::istream& in, std::string head, std::string name)
-      : in_(in), head_(std::move(head)), name_(std::move(name)) {}
+  RawInput(std::unique_ptr<ByteSource> source, std::string head)
+      : source_(std::move(source)), head_(std::move(head)) {}
   std::size_t read(char* out, std::size_t size) {
     if (head_pos_ < head_.size()) {
       const std::size_t n = std::min(size, head_.size() - head_pos_);
@@ -42,13 +115,12 @@ class RawInput {
       head_pos_ += n;
       return n;
     }
-    return read_raw(in_, out, size, name_);
+    return source_->read(out, size);
   }
 
  private:
-  std::istream& in_;
+  std::unique_ptr<ByteSource> source_;
   std::string head_;
-  std::string name_;
   std::size_t head_pos_ = 0;
 };
 
@@ -236,17 +308,17 @@ std::string_view compression_name(Compression compression) {
   return "none";
 }
 
-std::unique_ptr<ByteSource> open_decompressed(std::istream& raw, std::string name) {
+std::unique_ptr<ByteSource> open_decompressed(std::unique_ptr<ByteSource> raw, std::string name) {
   std::string head(6, '\0');
   std::size_t got = 0;
   while (got < head.size()) {
-    const std::size_t n = read_raw(raw, head.data() + got, head.size() - got, name);
+    const std::size_t n = raw->read(head.data() + got, head.size() - got);
     if (n == 0) break;
     got += n;
   }
   head.resize(got);
   const Compression compression = detect_compression(head);
-  RawInput input(raw, std::move(head), name);
+  RawInput input(std::move(raw), std::move(head));
   switch (compression) {
     case Compression::gzip: return std::make_unique<GzipSource>(std::move(input), std::move(name));
     case Compression::bzip2: return std::make_unique<Bzip2Source>(std::move(input), std::move(name));
@@ -256,33 +328,111 @@ std::unique_ptr<ByteSource> open_decompressed(std::istream& raw, std::string nam
   return std::make_unique<PlainSource>(std::move(input));
 }
 
+std::unique_ptr<ByteSource> open_decompressed(std::istream& raw, std::string name) {
+  return open_decompressed(std::make_unique<IstreamSource>(raw, name), name);
+}
+
 namespace {
 
-// A decompressing source that also owns its file.
-class FileSource : public ByteSource {
- public:
-  explicit FileSource(const std::string& path) {
-    check_readable_file(path);
-    file_.open(path, std::ios::binary);
-    if (!file_) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    inner_ = open_decompressed(file_, path);
-  }
-  std::size_t read(char* out, std::size_t size) override {
-    const std::size_t n = inner_->read(out, size);
-    if (n == 0 && file_.bad()) throw input_error("read error");
-    return n;
-  }
-  Compression compression() const override { return inner_->compression(); }
-
- private:
-  std::ifstream file_;
-  std::unique_ptr<ByteSource> inner_;
-};
+// Raises the soft limit of open files to the hard one; false when it already was.
+bool raise_open_file_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return false;
+  limit.rlim_cur = limit.rlim_max;
+  return ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
+}
 
 }  // namespace
 
+int open_read_fd(const std::string& path) {
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    if (errno == EINTR) continue;
+    // Thousands of -r files: use what the hard limit allows before giving up.
+    if (errno == EMFILE && raise_open_file_limit()) continue;
+    if (errno == EMFILE) {
+      throw Error(ExitCode::input_data,
+                  fmt::format("{}: cannot open: {} (evalcli keeps every input open at once)", path,
+                              std::strerror(EMFILE)),
+                  "hint: raise the limit of open files (ulimit -n) above the number of input files");
+    }
+    throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  }
+}
+
+std::unique_ptr<ByteSource> open_stream_source(std::istream& in, std::string name) {
+  return std::make_unique<IstreamSource>(in, std::move(name));
+}
+
+namespace {
+
+// Descriptors that file sources may keep open: the soft limit (raised to the
+// hard one when reached) less a reserve for outputs, resources and the
+// reopening sources' own reads.
+std::size_t file_source_budget() {
+  constexpr rlim_t kReserve = 64;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+  if (limit.rlim_cur != RLIM_INFINITY && open_file_sources + kReserve >= limit.rlim_cur && raise_open_file_limit()) {
+    ::getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  if (limit.rlim_cur == RLIM_INFINITY) return std::numeric_limits<std::size_t>::max();
+  return limit.rlim_cur > 2 * kReserve ? static_cast<std::size_t>(limit.rlim_cur - kReserve)
+                                       : static_cast<std::size_t>(limit.rlim_cur / 2);
+}
+
+bool is_regular_file(const std::string& path) {
+  struct stat status {};
+  return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+}
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_file_source(const std::string& path) {
+  check_readable_file(path);
+  // Past the budget a regular file is reopened for each read (a pipe or a
+  // device cannot be: it takes a descriptor, or fails with a hint).
+  if (open_file_sources >= file_source_budget() && is_regular_file(path)) {
+    return std::make_unique<ReopeningFileSource>(path);
+  }
+  return std::make_unique<FdSource>(open_read_fd(path), path);
+}
+
 std::unique_ptr<ByteSource> open_decompressed_file(const std::string& path) {
-  return std::make_unique<FileSource>(path);
+  return open_decompressed(open_file_source(path), path);
+}
+
+Compression compression_from_name(std::string_view path) {
+  const auto ends_with = [path](std::string_view suffix) {
+    return path.size() > suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+  };
+  if (ends_with(".gz")) return Compression::gzip;
+  if (ends_with(".bz2")) return Compression::bzip2;
+  if (ends_with(".xz")) return Compression::xz;
+  return Compression::none;
+}
+
+std::string_view compression_suffix(Compression compression) {
+  switch (compression) {
+    case Compression::gzip: return ".gz";
+    case Compression::bzip2: return ".bz2";
+    case Compression::xz: return ".xz";
+    case Compression::none: break;
+  }
+  return "";
+}
+
+Compression compressed_file_signature(std::string_view head) {
+  const auto starts = [head](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
+  if (starts(std::string_view("\x1F\x8B\x08", 3))) return Compression::gzip;
+  if (starts(std::string_view("\xFD" "7zXZ\0", 6))) return Compression::xz;
+  // "BZh", the block size 1-9, then the first block's or the end-of-stream magic.
+  if (head.size() >= 10 && starts("BZh") && head[3] >= '1' && head[3] <= '9' &&
+      (head.substr(4, 6) == "1AY&SY" || head.substr(4, 6) == std::string_view("\x17\x72\x45\x38\x50\x90", 6))) {
+    return Compression::bzip2;
+  }
+  return Compression::none;
 }
 
 ByteSourceStreambuf::ByteSourceStreambuf(std::unique_ptr<ByteSource> source)

@@ -1,16 +1,20 @@
 #include "evalcli/io/line_reader.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <string_view>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
+#include "evalcli/io/decompress.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -26,29 +30,83 @@ void check_readable_file(const std::string& path) {
   if (std::filesystem::is_directory(status)) {
     throw input_error(fmt::format("{}: is a directory, expected a text file", path));
   }
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (::access(path.c_str(), R_OK) != 0) {
+    throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  }
 }
+
+namespace {
+
+// Keeps the first bytes read through it: enough for compressed_file_signature().
+class HeadRecorder : public ByteSource {
+ public:
+  explicit HeadRecorder(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
+  std::size_t read(char* out, std::size_t size) override {
+    const std::size_t got = inner_->read(out, size);
+    if (head_.size() < kHeadBytes) head_.append(out, std::min(got, kHeadBytes - head_.size()));
+    return got;
+  }
+  Compression compression() const override { return inner_->compression(); }
+  const std::string& head() const { return head_; }
+
+ private:
+  static constexpr std::size_t kHeadBytes = 16;
+  std::unique_ptr<ByteSource> inner_;
+  std::string head_;
+};
+
+// A read buffer fitting the file: thousands of small reference files stay small.
+std::size_t buffer_bytes_for(const std::string& path) {
+  constexpr std::size_t kMaxBuffer = std::size_t{1} << 20;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  return ec ? kMaxBuffer : static_cast<std::size_t>(std::min<std::uintmax_t>(size + 1, kMaxBuffer));
+}
+
+// A file named *.gz (.bz2, .xz) must hold that compression; an empty file is no lines.
+std::unique_ptr<ByteSource> open_named_compressed(const std::string& path, Compression named) {
+  auto source = open_decompressed(open_file_source(path), path);
+  if (source->compression() == Compression::none && std::filesystem::file_size(path) > 0) {
+    throw input_error(fmt::format("{}: not {} data, though the name ends in {}", path, compression_name(named),
+                                  compression_suffix(named)));
+  }
+  return source;
+}
+
+}  // namespace
+
+struct LineReader::Input {
+  Input(std::unique_ptr<ByteSource> raw, std::size_t buffer_bytes, const std::string& name)
+      : recorder(new HeadRecorder(std::move(raw))),
+        source(recorder),
+        lines(*source, buffer_bytes, max_line_bytes(), name) {}
+  HeadRecorder* recorder;  // owned by `source`
+  std::unique_ptr<ByteSource> source;
+  LineSplitter lines;
+};
 
 LineReader::LineReader(const std::string& path) : name_(path) {
   if (path == "-") {
-    in_ = &std::cin;
     name_ = "<stdin>";
     universal_newlines_ = true;
+    // Not decompressed: a text starting with "BZh" is no bzip2 stream (compressed data gets a hint).
+    input_ = std::make_unique<Input>(open_stream_source(std::cin, name_), std::size_t{1} << 16, name_);
     return;
   }
   check_readable_file(path);
-  constexpr std::size_t kBufferSize = 1 << 20;
-  buffer_ = std::make_unique_for_overwrite<char[]>(kBufferSize);  // not zeroed: only the part a read fills is ever touched
-  file_ = std::make_unique<std::ifstream>();
-  file_->rdbuf()->pubsetbuf(buffer_.get(), kBufferSize);
-  file_->open(path, std::ios::binary);
-  if (!*file_) throw input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  in_ = file_.get();
+  const Compression named = compression_from_name(path);
+  auto source = named == Compression::none ? open_file_source(path) : open_named_compressed(path, named);
+  input_ = std::make_unique<Input>(std::move(source), buffer_bytes_for(path), name_);
 }
 
 LineReader::LineReader(std::istream& in, std::string name, bool universal_newlines)
-    : in_(&in), name_(std::move(name)), universal_newlines_(universal_newlines) {}
+    : name_(std::move(name)), universal_newlines_(universal_newlines) {
+  input_ = std::make_unique<Input>(open_stream_source(in, name_), std::size_t{1} << 16, name_);
+}
+
+LineReader::LineReader(LineReader&&) noexcept = default;
+LineReader& LineReader::operator=(LineReader&&) noexcept = default;
+LineReader::~LineReader() = default;
 
 std::size_t max_line_bytes() {
   static const std::size_t limit = [] {
@@ -62,39 +120,12 @@ std::size_t max_line_bytes() {
   return limit;
 }
 
-void LineReader::throw_line_too_long() const {
-  throw input_error(fmt::format("{}:{}: line longer than {} bytes (the limit; see EVALCLI_MAX_LINE_BYTES in "
-                                "docs/limits.md)",
-                                name_, line_number_ + 1, max_line_bytes()));
-}
-
-// Reads up to the next LF in chunks, so that a gigantic line fails at the
-// limit instead of being read whole into memory.
+// The next line up to LF (without it); the splitter enforces max_line_bytes().
 bool LineReader::read_physical_line(std::string& line) {
-  line.clear();
-  constexpr std::streamsize kChunk = 1 << 16;
-  char chunk[kChunk];
-  bool extracted_any = false;
-  for (;;) {
-    in_->getline(chunk, kChunk);
-    const std::streamsize got = in_->gcount();
-    if (in_->bad()) throw input_error(fmt::format("{}: read error", name_));
-    extracted_any = extracted_any || got > 0;
-    if (!in_->fail()) {
-      // Stopped at the LF (counted by gcount, not stored) or at the end of input.
-      line.append(chunk, static_cast<std::size_t>(in_->eof() ? got : got - 1));
-      if (line.size() > max_line_bytes()) throw_line_too_long();
-      return true;
-    }
-    if (in_->eof()) {  // nothing more: the line (if any) ended without LF
-      line.append(chunk, static_cast<std::size_t>(got));
-      return extracted_any;
-    }
-    // The chunk filled up before an LF: keep reading the same line.
-    line.append(chunk, static_cast<std::size_t>(got));
-    if (line.size() > max_line_bytes()) throw_line_too_long();
-    in_->clear();
-  }
+  std::string_view view;
+  if (!input_->lines.next(view)) return false;
+  line.assign(view);
+  return true;
 }
 
 bool LineReader::next_bytes(std::string& line) {
@@ -130,11 +161,24 @@ bool LineReader::next_unstripped(std::u32string& line) {
   if (!next_bytes(bytes)) return false;
   line.clear();
   const std::size_t bad = utf8::decode(bytes, line);
-  if (bad != utf8::npos) {
-    throw input_error(fmt::format("{}:{}:byte {}: invalid UTF-8 (byte 0x{:02X})", name_,
-                                  line_number_, bad + 1, static_cast<unsigned char>(bytes[bad])));
-  }
+  if (bad != utf8::npos) throw_invalid_utf8(bytes, bad);
   return true;
+}
+
+void LineReader::throw_invalid_utf8(const std::string& bytes, std::size_t bad) const {
+  const std::string where = fmt::format("{}:{}:byte {}", name_, line_number_, bad + 1);
+  // Compressed data read as text: say so rather than only naming the byte.
+  const Compression looks = compressed_file_signature(input_->recorder->head());
+  if (looks != Compression::none && input_->source->compression() == Compression::none) {
+    const std::string suffix(compression_suffix(looks));
+    throw Error(ExitCode::input_data,
+                fmt::format("{}: invalid UTF-8: the input is {}-compressed, but its name does not end in {}", where,
+                            compression_name(looks), suffix),
+                name_ == "<stdin>" ? fmt::format("hint: decompress it first, or give the file with -i NAME{}", suffix)
+                                   : fmt::format("hint: rename it {}{} to read it compressed, or decompress it", name_,
+                                                 suffix));
+  }
+  throw input_error(fmt::format("{}: invalid UTF-8 (byte 0x{:02X})", where, static_cast<unsigned char>(bytes[bad])));
 }
 
 bool LineReader::next(std::u32string& line) {

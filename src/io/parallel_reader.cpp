@@ -9,7 +9,8 @@
 
 namespace evalcli {
 
-ParallelReader::ParallelReader(const CorpusSpec& spec) : tab_refs_(spec.tab_separated_refs) {
+ParallelReader::ParallelReader(const CorpusSpec& spec)
+    : tab_refs_(spec.tab_separated_refs), on_segment_(spec.on_segment) {
   if (spec.ref_paths.empty()) throw usage_error("no reference file given (use -r FILE)");
   if (tab_refs_ > 1 && spec.ref_paths.size() > 1) {
     throw usage_error("-nr/--num-refs needs exactly one reference file holding tab-separated references");
@@ -117,8 +118,10 @@ bool ParallelReader::next(std::vector<std::u32string>& hyps, std::vector<std::u3
   const bool have_hyps = read_hyps(hyps);
   const bool have_refs = read_refs(refs);
   if (have_hyps != have_refs) throw_length_mismatch(!have_hyps);
-  if (have_hyps) ++segments_;
-  return have_hyps;
+  if (!have_hyps) return false;
+  ++segments_;
+  if (on_segment_) on_segment_(hyps, refs);
+  return true;
 }
 
 }  // namespace evalcli

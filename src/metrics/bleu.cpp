@@ -325,7 +325,8 @@ std::unique_ptr<StatsModel> build_bleu(const OptionValues& values, const BuildCo
 }
 
 MetricDefinition make_bleu_definition() {
-  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): 13a, intl, zh, char, none, ja-mecab, ...; default 13a"};
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): 13a, intl, zh, char, none, ja-mecab, ...; default 13a",
+                             .language = true};
   MetricDefinition d;
   d.command = "bleu";
   d.summary = "BLEU (SacreBLEU-compatible numbers)";
@@ -356,7 +357,7 @@ MetricDefinition make_bleu_definition() {
                         .signature_short_key = "e"},
                        {.name = "force",
                         .kind = OptionKind::flag,
-                        .help = "accepted for SacreBLEU compatibility; changes nothing",
+                        .help = "no warning about hypotheses ending in a tokenized period (as SacreBLEU's)",
                         .role = OptionRole::no_effect},
                    });
   d.signature_keys = text_signature_keys(text);
@@ -365,6 +366,8 @@ MetricDefinition make_bleu_definition() {
                                 if (value != "BLEU") throw usage_error(fmt::format("signature is for {}, not BLEU", value));
                               }});
   d.build = build_bleu;
+  d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "13a"); };
+  d.tokenized_period_warning = true;
   return d;
 }
 

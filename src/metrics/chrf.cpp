@@ -505,7 +505,8 @@ std::unique_ptr<StatsModel> build_chrf(const OptionValues& values, const BuildCo
 MetricDefinition make_chrf_definition() {
   const TextOptionSpecs text{
       .tokenize_help =
-          "tokenize first and score the tokens joined by spaces (default: the line as SacreBLEU scores it)"};
+          "tokenize first and score the tokens joined by spaces (default: the line as SacreBLEU scores it)",
+      .language = true};  // -l picks nothing: SacreBLEU's chrF scores characters whatever the language
   MetricDefinition d;
   d.command = "chrf";
   d.summary = "chrF / chrF++ (SacreBLEU-compatible numbers)";

@@ -840,7 +840,9 @@ std::unique_ptr<StatsModel> build_cider(const OptionValues& values, const BuildC
 }
 
 MetricDefinition make_cider_definition() {
-  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ..."};
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ...",
+                             .language = true,
+                             .language_alias = "--lang"};
   MetricDefinition d;
   d.command = "cider";
   d.summary = "CIDEr-D (pycocoevalcap) and original CIDEr (vrama91/cider)";
@@ -884,6 +886,7 @@ MetricDefinition make_cider_definition() {
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.push_back({"df", "", [](const std::string& value, OptionValues& values) { values.set(kDfRead, value); }});
   d.build = build_cider;
+  d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "ptb"); };
   d.shard_problem = cider_shard_problem;
   d.segments_alone = false;
   return d;

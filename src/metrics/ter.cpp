@@ -179,12 +179,19 @@ void apply_tok_field(const std::string& value, OptionValues& values) {
   values.set("tokenize", name);
 }
 
+// --ter-asian-support, or -l with a Chinese or Japanese target (TER's own
+// treatment of CJK characters; SacreBLEU's TER has no language default).
+bool asian_support(const OptionValues& values) {
+  const std::string language = target_language(values);
+  return values.flag("ter-asian-support") || language == "zh" || language == "ja";
+}
+
 std::unique_ptr<StatsModel> build_ter(const OptionValues& values, const BuildContext&) {
   TerOptions ter;
   ter.tercom.case_sensitive = values.flag("ter-case-sensitive");
   ter.tercom.normalized = values.flag("ter-normalized");
   ter.tercom.no_punct = values.flag("ter-no-punct");
-  ter.tercom.asian_support = values.flag("ter-asian-support");
+  ter.tercom.asian_support = asian_support(values);
   ter.tercom.version = values.integer("tercom-version", 2);  // only a signature sets it
   ter.tokenizer = values.text("tokenize");
   ter.normalizers = values.list("normalize");
@@ -196,7 +203,8 @@ MetricDefinition make_ter_definition() {
                              .lowercase = false,
                              .norm_key = "prenorm",
                              .tok_key = false,
-                             .jieba = false};
+                             .jieba = false,
+                             .language = true};
   MetricDefinition d;
   d.command = "ter";
   d.summary = "TER (SacreBLEU-compatible numbers)";
@@ -235,6 +243,10 @@ MetricDefinition make_ter_definition() {
                                 if (value != "TER") throw usage_error(fmt::format("signature is for {}, not TER", value));
                               }});
   d.build = build_ter;
+  d.word_tokenizer = [](const OptionValues& values) -> std::string {
+    if (asian_support(values)) return "";  // CJK characters are split
+    return values.text("tokenize", "tercom");
+  };
   return d;
 }
 

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/normalizer.hpp"
+#include "evalcli/tokenize/text_scan.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 
 namespace evalcli {
@@ -32,6 +35,14 @@ std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs) {
                        .signature_key = specs.case_key,
                        .signature_short_key = specs.case_key.empty() ? "" : "c",
                        .flag_words = {"lc", "mixed"}});
+  }
+  if (specs.language) {
+    options.push_back({.name = "language-pair",
+                       .help = "SRC-TGT languages, as SacreBLEU's -l: the target picks SacreBLEU's tokenizer for it "
+                               "(zh: zh, ja: ja-mecab; ko: ko-mecab is not available); --tokenize overrides it",
+                       .short_flag = "-l",
+                       .aliases = specs.language_alias.empty() ? std::vector<std::string>{}
+                                                               : std::vector<std::string>{specs.language_alias}});
   }
   if (!specs.jieba) return options;
   options.push_back({.name = "jieba-hmm",
@@ -69,11 +80,37 @@ TokenizerOptions tokenizer_options(const OptionValues& values) {
   return options;
 }
 
+std::string target_language(const OptionValues& values) {
+  const std::string pair = values.text("language-pair");
+  if (pair.empty()) return {};
+  const std::string target = target_language(pair);
+  const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  const bool well_formed = !target.empty() && target.size() <= 8 && std::all_of(target.begin(), target.end(), lower);
+  if (!well_formed) {
+    throw usage_error(fmt::format("--language-pair '{}': expected SRC-TGT language codes such as en-zh", pair));
+  }
+  return target;
+}
+
+std::string chosen_tokenizer(const OptionValues& values, const std::string& fallback) {
+  if (values.has("tokenize")) return values.text("tokenize");
+  const std::string language = target_language(values);
+  const std::string tokenizer = sacrebleu_tokenizer_for_language(language, fallback);
+  const auto known = tokenizer_names();
+  if (tokenizer != fallback && std::find(known.begin(), known.end(), tokenizer) == known.end()) {
+    throw usage_error(fmt::format(
+        "--language-pair {}: SacreBLEU tokenizes '{}' with {}, which this evalcli does not have (no Korean MeCab "
+        "dictionary is packaged); choose a tokenizer with --tokenize (e.g. char or 13a)",
+        values.text("language-pair"), language, tokenizer));
+  }
+  return tokenizer;
+}
+
 PipelineOptions pipeline_options(const OptionValues& values, const std::string& default_tokenizer) {
   PipelineOptions options;
   options.normalizers = values.list("normalize");
   options.lowercase = values.flag("lowercase");
-  options.tokenizer = values.text("tokenize", default_tokenizer);
+  options.tokenizer = chosen_tokenizer(values, default_tokenizer);
   options.tokenizer_options = tokenizer_options(values);
   return options;
 }

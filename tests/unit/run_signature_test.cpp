@@ -28,6 +28,8 @@ std::vector<Case> cases(const std::string& shared) {
   return {
       {"bleu", {"-tok", "intl", "--lowercase", "--smooth-method", "floor", "--smooth-value", "0.2", "--max-ngram-order", "3"}},
       {"bleu", {"--normalize", "nfkc", "--smooth-method", "add-k"}},
+      {"bleu", {"-l", "en-zh"}},  // the language's tokenizer, read back from tok:
+      {"ter", {"--language-pair", "en-ja"}},  // TER's Asian support, read back from asian:
       {"chrf", {"--chrf-word-order", "2", "--chrf-beta", "1", "--lowercase"}},
       {"chrf", {"--chrf-whitespace", "--chrf-eps-smoothing", "--chrf-char-order", "4"}},
       {"ter", {"--ter-case-sensitive", "--ter-no-punct"}},

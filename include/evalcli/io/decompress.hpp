@@ -30,10 +30,30 @@ class ByteSource {
 // Reads `raw` (not owned; must outlive the source), decompressing if its first
 // bytes are a gzip, bzip2 or xz magic. `name` appears in error messages.
 std::unique_ptr<ByteSource> open_decompressed(std::istream& raw, std::string name);
+// The same over any source of raw bytes (owned).
+std::unique_ptr<ByteSource> open_decompressed(std::unique_ptr<ByteSource> raw, std::string name);
 
 // Opens a file ("-" is not accepted here) and returns a decompressing source
 // that owns the file. Throws input_error when it cannot be opened.
 std::unique_ptr<ByteSource> open_decompressed_file(const std::string& path);
+
+// The stream's bytes as they are (`in` not owned; must outlive the source).
+std::unique_ptr<ByteSource> open_stream_source(std::istream& in, std::string name);
+// The file's bytes as they are, read with read(2) (no stdio FILE: closing
+// thousands of those is quadratic in glibc). Throws input_error when it
+// cannot be opened.
+std::unique_ptr<ByteSource> open_file_source(const std::string& path);
+// open(2) for reading; at EMFILE the soft limit of open files is raised to the
+// hard limit once, then an input error with a hint.
+int open_read_fd(const std::string& path);
+
+// The compression a file name announces: .gz, .bz2, .xz (SacreBLEU decompresses .gz by name).
+Compression compression_from_name(std::string_view path);
+std::string_view compression_suffix(Compression compression);  // ".gz", or ""
+// Which compressed format the first bytes of a file are, checked strictly (a
+// text line may start with "BZh"): gzip 1F 8B 08, xz's six bytes, bzip2's
+// "BZh1".."BZh9" with its block magic. For hints about misnamed files.
+Compression compressed_file_signature(std::string_view head);
 
 // std::streambuf over a ByteSource, so std::istream/io::LineReader can read it.
 class ByteSourceStreambuf : public std::streambuf {

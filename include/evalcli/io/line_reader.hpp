@@ -6,7 +6,8 @@
 // Every line is checked UTF-8; errors name file, line and byte.
 // A line longer than max_line_bytes() is an input error (docs/limits.md): memory
 // stays bounded whatever the input.
-#include <fstream>
+// Files named *.gz, *.bz2 or *.xz are decompressed (SacreBLEU reads .gz);
+// a file that is compressed but named otherwise fails with a hint.
 #include <istream>
 #include <memory>
 #include <string>
@@ -26,8 +27,9 @@ class LineReader {
   // Reads from an already open stream (tests, stdin); `name` appears in errors.
   LineReader(std::istream& in, std::string name, bool universal_newlines);
 
-  LineReader(LineReader&&) = default;
-  LineReader& operator=(LineReader&&) = default;
+  LineReader(LineReader&&) noexcept;
+  LineReader& operator=(LineReader&&) noexcept;
+  ~LineReader();
 
   // Next line as raw bytes without its terminator; false at end of input.
   bool next_bytes(std::string& line);
@@ -43,12 +45,11 @@ class LineReader {
   std::size_t count_total_lines();
 
  private:
+  struct Input;  // the byte source and the line splitter over it
   bool read_physical_line(std::string& line);
-  [[noreturn]] void throw_line_too_long() const;
+  [[noreturn]] void throw_invalid_utf8(const std::string& bytes, std::size_t bad) const;
 
-  std::unique_ptr<std::ifstream> file_;
-  std::unique_ptr<char[]> buffer_;
-  std::istream* in_ = nullptr;
+  std::unique_ptr<Input> input_;
   std::string name_;
   bool universal_newlines_ = false;
   std::size_t line_number_ = 0;

@@ -20,6 +20,9 @@ struct CorpusSpec {
   // tab-separated fields are several systems (SacreBLEU's convention).
   std::vector<std::string> hyp_paths;
   std::istream* stdin_stream = nullptr;  // defaults to std::cin
+  // Sees every segment as read (hypotheses by system, then references), for
+  // checks of the text itself: mostly-CJK text, tokenized periods.
+  std::function<void(const std::vector<std::u32string>& hyps, const std::vector<std::u32string>& refs)> on_segment;
 };
 
 // Thrown when streams differ in length; the sacrebleu front end prints its own text.
@@ -62,6 +65,7 @@ class ParallelReader {
   std::vector<std::u32string> first_stdin_fields_;
   bool first_line_pending_ = false;
   std::size_t segments_ = 0;
+  std::function<void(const std::vector<std::u32string>&, const std::vector<std::u32string>&)> on_segment_;
 };
 
 }  // namespace evalcli

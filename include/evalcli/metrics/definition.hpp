@@ -116,6 +116,12 @@ struct MetricDefinition {
   std::function<std::unique_ptr<StatsModel>(const std::string& signature)> statistics_model;
   // Why shards with this signature cannot be merged, or "" (null: statistics are additive).
   std::function<std::string(const std::string& signature)> shard_problem;
+  // The tokenizer that splits words for these option values, for the warning
+  // about mostly Chinese/Japanese/Thai text met by one that splits only at
+  // spaces (text_scan.hpp); null: no such check (chrF counts characters).
+  std::function<std::string(const OptionValues&)> word_tokenizer;
+  // SacreBLEU's BLEU warning about hypotheses ending in a tokenized period.
+  bool tokenized_period_warning = false;
   // False where a segment's statistics need more than the segment (CIDEr's
   // document frequencies): `evalcli check` then cannot re-score -r/-i itself.
   bool segments_alone = true;

@@ -18,14 +18,26 @@ struct TextOptionSpecs {
   std::string norm_key = "norm";  // signature key of the normalizer chain (TER: prenorm)
   bool tok_key = true;            // read tok: (+ dict:, icu:) as a registry tokenizer
   bool jieba = true;              // offer --jieba-hmm and --jieba-dict
+  // Offer -l/--language-pair SRC-TGT (SacreBLEU's -l): the target language picks
+  // the tokenizer SacreBLEU would (chosen_tokenizer); `language_alias` is a
+  // further flag for single-language metrics ("--lang", which takes a bare TGT too).
+  bool language = false;
+  std::string language_alias;
 };
 
 // The option specs and the signature keys of the shared text options.
 std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs);
 std::vector<SignatureKey> text_signature_keys(const TextOptionSpecs& specs);
 
-// The pipeline options the values stand for; `default_tokenizer` when --tokenize is not given.
+// The pipeline options the values stand for; chosen_tokenizer(values, default_tokenizer).
 PipelineOptions pipeline_options(const OptionValues& values, const std::string& default_tokenizer);
+
+// --tokenize's value; else the tokenizer SacreBLEU picks for -l's target
+// language (zh -> zh, ja -> ja-mecab); else `fallback`. A target whose
+// tokenizer this build lacks (ko -> ko-mecab) is a usage error saying so.
+std::string chosen_tokenizer(const OptionValues& values, const std::string& fallback);
+// The target language of -l/--language-pair ("" when not given).
+std::string target_language(const OptionValues& values);
 TokenizerOptions tokenizer_options(const OptionValues& values);
 
 // A signature's dict:/icu: fields must be what the tokenizer prints (another

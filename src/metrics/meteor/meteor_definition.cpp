@@ -28,18 +28,25 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
+// --lang, else the target of -l, else English.
+std::string meteor_language(const OptionValues& values) {
+  if (values.has("lang")) return values.text("lang");
+  const std::string target = target_language(values);
+  return target.empty() ? "en" : target;
+}
+
 std::unique_ptr<StatsModel> build_nltk(const OptionValues& values) {
   for (const char* option : kMeteor15Only) {
     if (values.has(option)) throw usage_error(fmt::format("--{} applies to --compat meteor15 only", option));
   }
   NltkMeteorOptions options;
-  options.text.tokenizer = values.text("tokenize", "none");
+  options.text.tokenizer = chosen_tokenizer(values, "none");
   options.text.normalizers = values.list("normalize");
   options.alpha = values.real("alpha", options.alpha);
   options.beta = values.real("beta", options.beta);
   options.gamma = values.real("gamma", options.gamma);
   // WordNet is English: other languages get the exact and stem stages only.
-  options.synonyms = values.text("lang", "en") == "en";
+  options.synonyms = meteor_language(values) == "en";
   if (values.has("modules")) {
     const auto modules = split_words(values.text("modules"));
     if (modules.empty() || modules[0] != "exact") {
@@ -67,8 +74,8 @@ std::unique_ptr<StatsModel> build_meteor15(const OptionValues& values) {
     throw usage_error("--aggregate applies to --compat nltk only (METEOR 1.5 always sums statistics)");
   }
   Meteor15Options options;
-  options.language = values.text("lang", "en");
-  options.tokenizer = values.text("tokenize", "none");
+  options.language = meteor_language(values);
+  options.tokenizer = chosen_tokenizer(values, "none");
   options.normalizers = values.list("normalize");
   options.normalization = parse_meteor15_normalization(values.text("norm", "none"));
   if (!values.has("meteor-resources")) {
@@ -177,7 +184,8 @@ MetricDefinition make_meteor_definition() {
       .tokenize_help = "tokenizer before matching (default none = whitespace split; 13a, zh, nltk-word, ...)",
       .lowercase = false,
       .tok_key = false,
-      .jieba = false};
+      .jieba = false,
+      .language = true};
   MetricDefinition d;
   d.command = "meteor";
   d.default_width = 4;  // a 0..1 score
@@ -250,6 +258,8 @@ MetricDefinition make_meteor_definition() {
   d.signature_keys.push_back({"tok", "", apply_tok});
   d.signature_keys.push_back({"stages", "", apply_stages});
   d.signature_keys.push_back({"eval-id", "", apply_eval_id});
+  // NLTK and METEOR 1.5 split words at spaces unless a tokenizer is chosen.
+  d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "none"); };
   // Both follow from the language and --paraphrase-table; the rebuilt signature must show the same.
   d.signature_keys.push_back({"stemmer", "", [](const std::string&, OptionValues&) {}});
   d.signature_keys.push_back({"paraphrase", "", [](const std::string& value, OptionValues& values) {

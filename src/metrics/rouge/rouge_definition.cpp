@@ -104,7 +104,9 @@ MetricDefinition make_rouge_definition() {
       .tokenize_help = "a shared-pipeline tokenizer instead of the ASCII one: zh-char, zh-jieba, ja-mecab, intl, char, ...",
       .lowercase = false,
       .tok_key = false,
-      .jieba = false};
+      .jieba = false,
+      .language = true,
+      .language_alias = "--lang"};
   MetricDefinition d;
   d.command = "rouge";
   d.summary = "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)";
@@ -182,7 +184,7 @@ RougeScoreOptions rouge_score_options(const OptionValues& values) {
   options.types = score_types(values);
   options.stem = values.flag("stem");
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(values.text("sentence-sep"));
-  options.tokenizer = values.text("tokenize");
+  options.tokenizer = chosen_tokenizer(values, "");  // "": ROUGE's own
   options.normalizers = values.list("normalize");
   return options;
 }
@@ -211,7 +213,7 @@ Rouge155Options rouge155_options(const OptionValues& values) {
     options.data_dir = home;
   }
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(values.text("sentence-sep"));
-  options.tokenizer = values.text("tokenize");
+  options.tokenizer = chosen_tokenizer(values, "");  // "": ROUGE's own
   options.normalizers = values.list("normalize");
   return options;
 }

@@ -1,0 +1,37 @@
+#include "cli/text_warnings.hpp"
+
+#include <fmt/format.h>
+
+namespace evalcli::cli {
+
+TextChecks text_checks(const MetricDefinition& definition, const OptionValues& values) {
+  TextChecks checks;
+  if (definition.word_tokenizer) checks.word_tokenizer = definition.word_tokenizer(values);
+  checks.tokenized_periods = definition.tokenized_period_warning && !values.flag("force");
+  return checks;
+}
+
+void scan_while_reading(CorpusSpec& spec, TextScan& scan) {
+  spec.on_segment = [&scan](const std::vector<std::u32string>& hyps, const std::vector<std::u32string>& refs) {
+    for (std::size_t s = 0; s < hyps.size(); ++s) scan.add_hypothesis(s, hyps[s]);
+    for (const auto& ref : refs) scan.add_line(ref);
+  };
+}
+
+void print_text_warnings(const TextScan& scan, const TextChecks& checks, const std::vector<std::string>& system_names,
+                         bool quiet, std::ostream& err) {
+  if (quiet) return;
+  if (!checks.word_tokenizer.empty()) err << unspaced_text_warning(scan, checks.word_tokenizer);
+  if (!checks.tokenized_periods) return;
+  for (std::size_t s = 0; s < system_names.size(); ++s) {
+    const std::size_t periods = scan.tokenized_periods(s);
+    if (periods < kTokenizedPeriodWarningLines) continue;
+    err << fmt::format(
+        "evalcli: warning: {}{} of {} hypotheses end in a tokenized period (' .'), SacreBLEU's sign that the text "
+        "was not detokenized, which may hurt the score.\n"
+        "hint: score detokenized text; --force silences this warning\n",
+        system_names.size() > 1 ? system_names[s] + ": " : "", periods, scan.segments());
+  }
+}
+
+}  // namespace evalcli::cli

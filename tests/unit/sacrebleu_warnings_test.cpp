@@ -1,0 +1,97 @@
+// `evalcli sacrebleu` prints SacreBLEU's warnings byte for byte (issue 18.2):
+// every case of tests/data/sacrebleu_warnings/commands.txt, whose stderr was
+// captured from the real SacreBLEU (README.md there), and the --tokenize
+// choices and errors.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "support/test_support.hpp"
+
+using evalcli::test::run_cli;
+
+namespace {
+
+const std::filesystem::path kFolder = evalcli::test::source_dir() / "tests/data/sacrebleu_warnings";
+
+// The golden's system names are relative to its folder: run from there.
+class InFolder {
+ public:
+  explicit InFolder(const std::filesystem::path& dir) : previous_(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~InFolder() { std::filesystem::current_path(previous_); }
+  InFolder(const InFolder&) = delete;
+  InFolder& operator=(const InFolder&) = delete;
+
+ private:
+  std::filesystem::path previous_;
+};
+
+struct Golden {
+  int exit_code;
+  std::string name;
+  std::vector<std::string> args;  // after "sacrebleu"
+};
+
+std::vector<Golden> goldens() {
+  std::ifstream in(kFolder / "commands.txt");
+  std::vector<Golden> cases;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    Golden golden;
+    std::string word;
+    words >> golden.exit_code >> golden.name >> word;  // "NAME:" then "sacrebleu"
+    golden.name.pop_back();
+    while (words >> word) golden.args.push_back(word);
+    cases.push_back(golden);
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("evalcli sacrebleu: SacreBLEU's warnings on stderr, byte for byte", "[sacrebleu][warnings]") {
+  const auto cases = goldens();
+  REQUIRE(cases.size() == 16);
+  const InFolder here(kFolder);
+  for (const auto& golden : cases) {
+    INFO(golden.name);
+    std::vector<std::string> args = {"sacrebleu"};
+    args.insert(args.end(), golden.args.begin(), golden.args.end());
+    const auto result = run_cli(args);
+    CHECK(result.exit_code == golden.exit_code);
+    CHECK(result.err == evalcli::test::read_file(golden.name + ".stderr"));
+  }
+}
+
+TEST_CASE("evalcli sacrebleu --tokenize lists only what it can run, with argparse's error", "[sacrebleu]") {
+  const std::string ref = (kFolder / "zh.ref").string();
+  for (const std::string tokenizer : {"spm", "flores101", "flores200", "spBLEU-1K", "ko-mecab", "foo"}) {
+    const auto result = run_cli({"sacrebleu", ref, "-i", ref, "-tok", tokenizer});
+    CHECK(result.exit_code == 2);
+    CHECK(result.err == "sacrebleu: error: argument --tokenize/-tok: invalid choice: '" + tokenizer +
+                            "' (choose from 'none', 'zh', '13a', 'intl', 'char', 'ja-mecab')\n");
+  }
+  for (const std::string tokenizer : {"none", "zh", "13a", "intl", "char", "ja-mecab"}) {
+    INFO(tokenizer);
+    CHECK(run_cli({"sacrebleu", ref, "-i", ref, "-tok", tokenizer}).exit_code == 0);
+  }
+}
+
+TEST_CASE("evalcli sacrebleu -l en-ko: ko-mecab is not available, SacreBLEU's exit code 1", "[sacrebleu]") {
+  const std::string ref = (kFolder / "zh.ref").string();
+  const auto result = run_cli({"sacrebleu", ref, "-i", ref, "-l", "en-ko"});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.rfind("sacreBLEU: error: Korean tokenization (ko-mecab) is not available", 0) == 0);
+  CHECK(run_cli({"sacrebleu", ref, "-i", ref, "-l", "en-ko", "-tok", "char"}).exit_code == 0);
+}
+
+TEST_CASE("evalcli sacrebleu -l en-zh picks the zh tokenizer", "[sacrebleu]") {
+  const std::string hyp = (kFolder / "zh.hyp").string(), ref = (kFolder / "zh.ref").string();
+  const auto picked = run_cli({"sacrebleu", ref, "-i", hyp, "-l", "en-zh", "-f", "text"});
+  const auto given = run_cli({"sacrebleu", ref, "-i", hyp, "-tok", "zh", "-f", "text"});
+  CHECK(picked.exit_code == 0);
+  CHECK(picked.out == given.out);
+  CHECK(picked.out.find("|tok:zh|") != std::string::npos);
+}
