@@ -55,6 +55,13 @@ double Bleu::smooth_value() const {
   return options_.smoothing == BleuSmoothing::floor ? 0.1 : 1.0;
 }
 
+StatDomain Bleu::stat_domain() const {
+  const auto order = static_cast<std::size_t>(options_.max_ngram_order);
+  StatDomain domain{std::vector<StatKind>(2 + 2 * order, StatKind::count), {}};
+  for (std::size_t n = 0; n < order; ++n) domain.at_most.push_back({2 + n, 2 + order + n});
+  return domain;
+}
+
 std::vector<std::string> Bleu::stat_names() const {
   std::vector<std::string> names = {"hyp_len", "ref_len"};
   for (int n = 1; n <= options_.max_ngram_order; ++n) names.push_back(fmt::format("correct_{}", n));

@@ -283,6 +283,16 @@ std::string Chrf::name() const {
   return fmt::format("chrF{}{}", options_.beta, std::string(static_cast<std::size_t>(options_.word_order), '+'));
 }
 
+StatDomain Chrf::stat_domain() const {
+  const auto orders = static_cast<std::size_t>(options_.char_order + options_.word_order);
+  StatDomain domain{std::vector<StatKind>(3 * orders, StatKind::count), {}};
+  for (std::size_t n = 0; n < orders; ++n) {
+    domain.at_most.push_back({3 * n + 2, 3 * n});      // match <= hyp
+    domain.at_most.push_back({3 * n + 2, 3 * n + 1});  // match <= ref
+  }
+  return domain;
+}
+
 std::vector<std::string> Chrf::stat_names() const {
   std::vector<std::string> names;
   for (int n = 1; n <= options_.char_order; ++n) {

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/read_file.hpp"
+#include "evalcli/metrics/registry.hpp"
 
 namespace evalcli::stats {
 
@@ -55,6 +58,65 @@ StatRow number_row(const nlohmann::json& value, std::size_t expected, const std:
   return row;
 }
 
+// "row 3" or "totals", for messages.
+std::string row_name(std::size_t row) { return row == 0 ? "totals" : fmt::format("row {}", row); }
+
+// One row (or the totals) against the metric's statistics domain.
+void check_stat_values(const StatRow& values, const StatDomain& domain, const std::vector<std::string>& names,
+                       const std::string& where) {
+  constexpr double kLargestCount = 9007199254740992.0;  // 2^53: every whole number below is exact
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double value = values[i];
+    const StatKind kind = i < domain.kinds.size() ? domain.kinds[i] : StatKind::real;
+    const bool ok = std::isfinite(value) &&
+                    (kind == StatKind::real || value >= 0) &&
+                    (kind != StatKind::count || (value == std::floor(value) && value <= kLargestCount));
+    if (!ok) {
+      throw input_error(fmt::format("{}: {} = {} is not {}", where, names[i], value,
+                                    kind == StatKind::count         ? "a whole number from 0 to 2^53"
+                                    : kind == StatKind::nonnegative ? "a finite number >= 0"
+                                                                    : "a finite number"));
+    }
+  }
+  for (const auto& [part, whole] : domain.at_most) {
+    if (values[part] > values[whole]) {
+      throw input_error(fmt::format("{}: {} = {} is more than {} = {}", where, names[part], values[part], names[whole],
+                                    values[whole]));
+    }
+  }
+}
+
+// A shard as its metric wrote it: statistic names, nrefs and every value in
+// the metric's domain, totals equal to the sum of the rows (merge sums the
+// rows, check reads the totals: both must be the same numbers).
+void check_shard_statistics(const Shard& shard) {
+  const auto metric = metric_from_signature(shard.metric, shard.signature);
+  if (shard.stat_names != metric->stat_names()) {
+    bad_shard(shard.path, fmt::format("stat_names are not those of {} with this signature", shard.metric));
+  }
+  const auto nrefs = find_field(parse_signature(shard.signature), "nrefs");
+  if (nrefs && *nrefs != "var" && *nrefs != std::to_string(shard.nrefs)) {
+    throw input_error(fmt::format("{}: nrefs {} contradicts the signature's nrefs:{}", shard.path, shard.nrefs, *nrefs));
+  }
+  const StatDomain domain = metric->stat_domain();
+  for (const auto& system : shard.systems) {
+    const std::string where = fmt::format("{}: system '{}'", shard.path, system.system);
+    StatRow sums(system.totals.size(), 0.0);
+    for (std::size_t r = 0; r < system.rows.size(); ++r) {
+      check_stat_values(system.rows[r], domain, shard.stat_names, where + ", " + row_name(r + 1));
+      add_stats(sums, system.rows[r]);
+    }
+    check_stat_values(system.totals, domain, shard.stat_names, where + ", " + row_name(0));
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      // Row sums in another order (exact sums, threads) differ in the last bits only.
+      if (std::fabs(sums[i] - system.totals[i]) > 1e-9 * std::max(1.0, std::fabs(sums[i]))) {
+        throw input_error(fmt::format("{}: totals {} = {} differs from the sum of its rows, {}", where,
+                                      shard.stat_names[i], system.totals[i], sums[i]));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string json_schema(const nlohmann::json& doc) {
@@ -95,6 +157,7 @@ Shard read_shard(const std::string& path) {
     bad_shard(path, e.what());
   }
   if (shard.systems.empty()) bad_shard(path, "no systems");
+  check_shard_statistics(shard);
   return shard;
 }
 

@@ -40,6 +40,7 @@ class Bleu : public Metric {
 
   std::string name() const override { return "BLEU"; }
   std::vector<std::string> stat_names() const override;
+  StatDomain stat_domain() const override;  // counts; correct_n <= total_n
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override { return compute(stats).score; }

@@ -51,6 +51,7 @@ class Chrf : public Metric {
   // "chrF2", "chrF2++", "chrF1+++"
   std::string name() const override;
   std::vector<std::string> stat_names() const override;
+  StatDomain stat_domain() const override;  // counts; matches <= hyp and ref n-grams
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;

@@ -126,6 +126,7 @@ class Cider : public Metric {
 
   std::string name() const override { return cider_display_name(options_.variant); }
   std::vector<std::string> stat_names() const override { return {"score_sum", "images"}; }
+  StatDomain stat_domain() const override { return {{StatKind::nonnegative, StatKind::count}, {}}; }
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   // Mean of the per-image scores (summed left to right; the corpus score that

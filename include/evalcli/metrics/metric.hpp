@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace evalcli {
@@ -29,6 +30,19 @@ struct SacrebleuField {
 
 struct SystemStats;
 
+// What values a statistic can take: shards and reports read back are checked
+// against it, so a hand-edited or corrupt file is refused instead of scored.
+enum class StatKind {
+  real,         // any finite number (a log-probability sum)
+  nonnegative,  // a finite number >= 0 (an average length, a sum of scores)
+  count,        // a whole number from 0 to 2^53
+};
+struct StatDomain {
+  std::vector<StatKind> kinds;  // one per statistic; empty: every statistic is `real`
+  // (part, whole): row[part] <= row[whole] (matches never exceed totals).
+  std::vector<std::pair<std::size_t, std::size_t>> at_most;
+};
+
 class StatsModel {
  public:
   virtual ~StatsModel() = default;
@@ -38,6 +52,8 @@ class StatsModel {
   // Number of statistics per segment, and their names (for reports and shards).
   virtual std::vector<std::string> stat_names() const = 0;
   std::size_t num_stats() const { return stat_names().size(); }
+  // The values each statistic can take (default: finite reals).
+  virtual StatDomain stat_domain() const { return {}; }
 
   // Score from statistics summed over any set of segments (corpus, shard, resample).
   virtual double score(std::span<const Stat> stats) const = 0;

@@ -40,6 +40,8 @@ class Ter : public Metric {
 
   std::string name() const override { return "TER"; }
   std::vector<std::string> stat_names() const override { return {"edits", "ref_len"}; }
+  // Edits and the (average) reference length: non-negative, not always whole.
+  StatDomain stat_domain() const override { return {{StatKind::nonnegative, StatKind::nonnegative}, {}}; }
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;

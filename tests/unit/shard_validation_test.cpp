@@ -1,0 +1,88 @@
+// Statistics shards are checked against their metric's statistics domain
+// (StatsModel::stat_domain) when read: a corrupt or hand-edited shard is an
+// input error naming the file and the field, for merge and check alike.
+#include <catch2/catch.hpp>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.hpp"
+
+using evalcli::test::CliResult;
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+const char* kRef = "the cat sat on the mat\na dog runs in the park\nhello world\n";
+const char* kHyp = "the cat sat on a mat\na dog ran in the park\nhello world\n";
+
+// A shard written by `evalcli bleu`, changed by `edit`, as a file.
+std::unique_ptr<TempFile> edited_shard(const std::string& command, const std::function<void(nlohmann::json&)>& edit) {
+  const TempFile ref(kRef), hyp(kHyp), shard("", ".json");
+  REQUIRE(run_cli({command, "-r", ref.path(), "-i", hyp.path(), "--stats-out", shard.path()}).exit_code == 0);
+  auto json = nlohmann::json::parse(evalcli::test::read_file(shard.path()));
+  edit(json);
+  return std::make_unique<TempFile>(json.dump(), ".json");
+}
+
+void check_refused(const TempFile& shard, const std::string& words) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"merge", shard.path()}, std::vector<std::string>{"check", "--baseline", shard.path(),
+                                                                                  "--current", shard.path()}}) {
+    INFO(args[0]);
+    const CliResult result = run_cli(args);
+    CHECK(result.exit_code == 3);
+    CHECK_THAT(result.err, Catch::Contains(shard.path()) && Catch::Contains(words));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a shard as written is read back", "[stats][shard]") {
+  for (const std::string command : {"bleu", "chrf", "ter", "rouge", "meteor", "cider"}) {
+    INFO(command);
+    const auto shard = edited_shard(command, [](nlohmann::json&) {});
+    CHECK(run_cli({"merge", shard->path()}).exit_code == 0);
+  }
+}
+
+TEST_CASE("impossible statistics in a shard are refused, naming file and field", "[stats][shard]") {
+  auto row0 = [](nlohmann::json& json) -> nlohmann::json& { return json["systems"][0]["rows"][0]; };
+  auto totals = [](nlohmann::json& json) -> nlohmann::json& { return json["systems"][0]["totals"]; };
+  SECTION("a negative count") {
+    check_refused(*edited_shard("bleu", [&](nlohmann::json& j) { row0(j)[0] = -1.0; }), "row 1: hyp_len = -1");
+  }
+  SECTION("a fractional count") {
+    check_refused(*edited_shard("bleu", [&](nlohmann::json& j) { row0(j)[2] = 2.5; }), "correct_1 = 2.5 is not a whole");
+  }
+  SECTION("matches above totals") {
+    check_refused(*edited_shard("bleu",
+                                [&](nlohmann::json& j) {
+                                  row0(j)[2] = 99.0;
+                                  totals(j)[2] = totals(j)[2].get<double>() + 99.0 - 5.0;
+                                }),
+                  "correct_1 = 99 is more than total_1");
+  }
+  SECTION("totals that disagree with the rows") {
+    check_refused(*edited_shard("bleu", [&](nlohmann::json& j) { totals(j)[0] = 1000.0; }),
+                  "totals hyp_len = 1000 differs from the sum of its rows");
+  }
+  SECTION("a length beyond any corpus") {
+    check_refused(*edited_shard("bleu",
+                                [&](nlohmann::json& j) {
+                                  row0(j)[1] = 1e300;
+                                  totals(j)[1] = 1e300;
+                                }),
+                  "ref_len = 1e+300 is not a whole number from 0 to 2^53");
+  }
+  SECTION("a negative chrF match count, a negative TER length") {
+    check_refused(*edited_shard("chrf", [&](nlohmann::json& j) { row0(j)[2] = -3.0; }), "char1_match = -3");
+    check_refused(*edited_shard("ter", [&](nlohmann::json& j) { row0(j)[1] = -6.0; }), "ref_len = -6");
+  }
+  SECTION("nrefs contradicting the signature") {
+    check_refused(*edited_shard("bleu", [](nlohmann::json& j) { j["nrefs"] = 2; }), "nrefs 2 contradicts");
+  }
+  SECTION("statistic names of another option set") {
+    check_refused(*edited_shard("bleu", [](nlohmann::json& j) { j["stat_names"][0] = "sys_len"; }), "stat_names");
+  }
+}
