@@ -24,6 +24,10 @@ void check_readable_file(const std::string& path) {
   if (path == "-") return;
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
+  // A symlink loop or an over-long name is not a missing file: say which (ELOOP, ENAMETOOLONG).
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    throw input_error(fmt::format("{}: cannot open: {}", path, ec.message()));
+  }
   if (ec || !std::filesystem::exists(status)) {
     throw input_error(fmt::format("{}: no such file", path));
   }

@@ -197,3 +197,19 @@ TEST_CASE("one flag means one thing in every command: -ci/--confidence, -lc", "[
     }
   }
 }
+
+TEST_CASE("a symlink loop or an over-long name is reported as such, not as a missing file", "[cli][input]") {
+  const auto folder = std::filesystem::temp_directory_path() / "evalcli-test-symlink-loop";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::filesystem::create_symlink(folder / "b", folder / "a");
+  std::filesystem::create_symlink(folder / "a", folder / "b");
+  TempFile hyp(kHyp), ref(kRef);
+  const auto loop = run_cli({"bleu", "-r", (folder / "a").string(), "-i", hyp.path()});
+  CHECK(loop.exit_code == 3);
+  CHECK_THAT(loop.err, Catch::Contains("Too many levels of symbolic links"));
+  const auto long_name = run_cli({"bleu", "-r", ref.path(), "-i", (folder / std::string(300, 'x')).string()});
+  CHECK(long_name.exit_code == 3);
+  CHECK_THAT(long_name.err, Catch::Contains("File name too long"));
+  std::filesystem::remove_all(folder);
+}
