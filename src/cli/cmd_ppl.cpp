@@ -13,6 +13,7 @@
 #include "cli/metric_command.hpp"
 #include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
@@ -326,6 +327,41 @@ void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
 
 }  // namespace
 
+namespace {
+
+// A number of the report's details with 4 decimals, or "n/a" (null: nothing scored).
+std::string detail_number(const nlohmann::ordered_json& details, const char* key) {
+  const auto found = details.find(key);
+  if (found == details.end() || !found->is_number()) return "n/a";
+  return format_fixed(found->get<double>(), 4);
+}
+
+// The numbers people compare, first (the full key = value list follows).
+// Perplexities of models with other vocabularies or tokenizers are not
+// comparable; bits per character and per byte of the same text are.
+std::string ppl_headline(const nlohmann::ordered_json& details, bool arpa) {
+  if (!arpa) {
+    return fmt::format("PPL (per token) = {} | {} bits/char, {} bits/byte of the documents' text\n",
+                       detail_number(details, "ppl_token"), detail_number(details, "bpc"),
+                       detail_number(details, "bpb"));
+  }
+  const double oov_rate = details.value("oov_rate", 0.0);
+  std::string text = fmt::format(
+      "PPL = {} (excluding OOVs: {}) | OOV rate {}% ({} of {} tokens) | {} bits/char, {} bits/byte of the input as "
+      "given\n",
+      detail_number(details, "ppl_including_oovs"), detail_number(details, "ppl_excluding_oovs"),
+      format_fixed(100.0 * oov_rate, 2), details.value("oovs", 0), details.value("tokens", 0),
+      detail_number(details, "bpc"), detail_number(details, "bpb"));
+  if (oov_rate > 0.05) {
+    text += fmt::format("note: {}% of the tokens are not in the model's vocabulary: perplexities of models with other "
+                        "vocabularies are not comparable; bits per character or byte of the same text are\n",
+                        format_fixed(100.0 * oov_rate, 1));
+  }
+  return text;
+}
+
+}  // namespace
+
 std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc, std::vector<std::size_t> line_numbers,
                                                std::vector<nlohmann::json> ids) {
   const auto* ppl_metric = dynamic_cast<const ppl::PplMetric*>(&metric);
@@ -359,7 +395,8 @@ std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool pe
                                                                  const std::vector<SystemStats>& systems,
                                                                  std::size_t s) {
     const SystemStats& system = systems[s];
-    std::string text = report_text(metric.details(system.totals), signature);
+    const nlohmann::ordered_json details = metric.details(system.totals);
+    std::string text = ppl_headline(details, arpa) + report_text(details, signature);
     if (!arpa) {
       const auto without_text = ppl::logprob_stats(system.totals).docs_without_text;
       if (without_text > 0) {

@@ -487,3 +487,21 @@ TEST_CASE("ARPA numbers parse exactly as strtof (fast path and its fallbacks)", 
     CHECK(model->score(std::vector<ppl::WordId>{id}, z).log10_prob == -1.0f + f(numbers[numbers.size() - 1 - i].c_str()));
   }
 }
+
+TEST_CASE("the ppl text report leads with PPL, the OOV rate and bits per character, with a note on many OOVs",
+          "[ppl][cli]") {
+  const evalcli::test::TempFile model(
+      "\\data\\\nngram 1=5\nngram 2=3\n\n\\1-grams:\n-1.0\t<unk>\n-99\t<s>\t-0.5\n-0.7\t</s>\n-0.5\ta\t-0.3\n"
+      "-0.6\tb\t-0.2\n\n\\2-grams:\n-0.1\t<s> a\n-0.1\ta b\n-0.2\tb </s>\n\n\\end\\\n",
+      ".arpa");
+  const evalcli::test::TempFile known("a b\na b\n"), unknown("a b c\n");
+  const auto in_vocabulary = evalcli::test::run_cli({"ppl", "--lm", model.path(), "-i", known.path()});
+  REQUIRE(in_vocabulary.exit_code == 0);
+  CHECK_THAT(in_vocabulary.out, Catch::StartsWith("PPL = ") && Catch::Contains("OOV rate 0.00% (0 of 6 tokens)") &&
+                                    Catch::Contains("bits/char"));
+  CHECK_THAT(in_vocabulary.out, !Catch::Contains("note:"));
+  const auto with_oovs = evalcli::test::run_cli({"ppl", "--lm", model.path(), "-i", unknown.path()});
+  REQUIRE(with_oovs.exit_code == 0);
+  CHECK_THAT(with_oovs.out, Catch::Contains("OOV rate 25.00% (1 of 4 tokens)") &&
+                                Catch::Contains("note: 25.0% of the tokens are not in the model's vocabulary"));
+}
