@@ -9,8 +9,8 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/metrics/text_options.hpp"
-#include "evalcli/text/pair_interner.hpp"
-#include "evalcli/text/string_interner.hpp"
+#include "evalcli/text/detail/pair_interner.hpp"
+#include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {

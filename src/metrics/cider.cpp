@@ -15,11 +15,13 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 
+#include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/summation.hpp"
+#include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 
@@ -84,97 +86,24 @@ struct LargeTableAllocator {
 template <typename T>
 using LargeVector = std::vector<T, LargeTableAllocator<T>>;
 
-// Open-addressing hash map from a 64-bit key to a 32-bit id (the n-gram table
-// is the hot path: a few million look-ups for a COCO-sized corpus). Slots hold
-// the key's complement so that all-zero memory is an empty table (no key is
-// all ones: word ids stay below 2^32 - 1, word hashes below 2^63).
-class FlatIdMap {
- public:
-  FlatIdMap() { rehash(1024); }
-  // Makes room for `count` keys without further rehashing.
-  void reserve(std::size_t count) {
-    std::size_t capacity = capacity_;
-    while (capacity * 3 < count * 4) capacity *= 2;
-    if (capacity > capacity_) rehash(capacity);
-  }
-  // Starts loading the slot of `key` into the cache (look-ups are memory bound;
-  // issuing all of a sentence's look-ups first overlaps their cache misses).
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[hash(key) & mask_]); }
-  // The id stored for `key`, or `next_id` after inserting it (`inserted` says which).
-  std::uint32_t find_or_insert(std::uint64_t key, std::uint32_t next_id, bool& inserted) {
-    if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ * 2);
-    const std::uint64_t stored = ~key;
-    std::size_t at = hash(key) & mask_;
-    while (slots_[at].stored_key != 0) {
-      if (slots_[at].stored_key == stored) {
-        inserted = false;
-        return slots_[at].value;
-      }
-      at = (at + 1) & mask_;
-    }
-    slots_[at] = Slot{stored, next_id};
-    ++size_;
-    inserted = true;
-    return next_id;
-  }
-
- private:
-  struct Slot {
-    std::uint64_t stored_key;  // ~key; 0 = empty
-    std::uint32_t value;
-  };
-  static std::size_t hash(std::uint64_t key) {
-    key ^= key >> 31;
-    key *= 0x9E3779B97F4A7C15ull;
-    return static_cast<std::size_t>(key ^ (key >> 29));
-  }
-  void rehash(std::size_t capacity) {
-    memory::ZeroedBuffer old_memory = std::move(memory_);
-    const Slot* old = slots_;
-    const std::size_t old_capacity = capacity_;
-    memory_ = memory::ZeroedBuffer(capacity * sizeof(Slot));  // all-zero slots: an empty table
-    slots_ = static_cast<Slot*>(memory_.data());
-    capacity_ = capacity;
-    mask_ = capacity - 1;
-    for (std::size_t i = 0; i < old_capacity; ++i) {
-      if (old[i].stored_key == 0) continue;
-      std::size_t at = hash(~old[i].stored_key) & mask_;
-      while (slots_[at].stored_key != 0) at = (at + 1) & mask_;
-      slots_[at] = old[i];
-    }
-  }
-  memory::ZeroedBuffer memory_;  // the slots: calloc, or huge pages when large
-  Slot* slots_ = nullptr;
-  std::size_t capacity_ = 0;
-  std::size_t mask_ = 0;
-  std::size_t size_ = 0;
+// A slot of the word and n-gram tables: key 0 = empty (see the keys below).
+struct IdSlot {
+  std::uint64_t key;
+  std::uint32_t id;
 };
-
-std::uint64_t hash_word(std::u32string_view word) {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over code points
-  for (char32_t c : word) {
-    h ^= static_cast<std::uint64_t>(c);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 // Interns words and n-grams (an n-gram = its (n-1)-gram prefix id + last word id).
 class NgramTable {
  public:
   std::uint32_t word_id(std::u32string_view word) {
-    // Words are keyed by hash; collisions are resolved by chaining through the
-    // id list of equal hashes (rare), so equal ids always mean equal words.
-    const std::uint64_t h = hash_word(word) & 0x7FFFFFFFFFFFFFFFull;
-    for (std::uint64_t probe = h;; probe = (probe * 0x5851F42D4C957F2Dull + 1) & 0x7FFFFFFFFFFFFFFFull) {
-      bool inserted = false;
-      const auto id = words_.find_or_insert(probe, static_cast<std::uint32_t>(word_text_.size()), inserted);
-      if (inserted) {
-        word_text_.push_back(word_arena_.store(word));
-        return id;
-      }
-      if (word_text_[id] == word) return id;
-    }
+    // Keyed by the word's hash (never 0), confirmed by its text: equal ids
+    // always mean equal words.
+    const IdSlot fresh{text::TextHash::of(word) | 1, static_cast<std::uint32_t>(word_text_.size())};
+    bool inserted = false;
+    const std::uint32_t id =
+        words_.find_or_insert(fresh, [&](const IdSlot& slot) { return word_text_[slot.id] == word; }, inserted).id;
+    if (inserted) word_text_.push_back(word_arena_.store(word));
+    return id;
   }
   // The id of the n-gram `prefix` + `word`, inserting it if new.
   std::uint32_t ngram_id(std::uint32_t prefix, std::uint32_t word) {
@@ -185,8 +114,8 @@ class NgramTable {
   }
   // The same, except that a new n-gram's rank is left for assign_rank().
   std::uint32_t unranked_ngram_id(std::uint32_t prefix, std::uint32_t word, bool& inserted) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(prefix) << 32) | word;
-    const auto id = ngrams_.find_or_insert(key, static_cast<std::uint32_t>(ngrams_info_.size()), inserted);
+    const IdSlot fresh{ngram_key(prefix, word), static_cast<std::uint32_t>(ngrams_info_.size())};
+    const std::uint32_t id = ngrams_.find_or_insert(fresh, inserted).id;
     if (inserted) ngrams_info_.push_back({prefix, word, 0});
     return id;
   }
@@ -203,7 +132,7 @@ class NgramTable {
   std::size_t size() const { return ngrams_info_.size(); }
   std::size_t capacity() const { return ngrams_info_.capacity(); }
   void prefetch(std::uint32_t prefix, std::uint32_t word) const {
-    ngrams_.prefetch((static_cast<std::uint64_t>(prefix) << 32) | word);
+    ngrams_.prefetch(ngram_key(prefix, word));
   }
   void reserve(std::size_t ngrams) {
     ngrams_.reserve(ngrams);
@@ -221,10 +150,17 @@ class NgramTable {
   }
 
  private:
-  FlatIdMap words_;
+  // The pair (prefix, word) complemented, so that no key is 0 (word ids stay
+  // below 2^32 - 1, so no pair is all ones).
+  static std::uint64_t ngram_key(std::uint32_t prefix, std::uint32_t word) {
+    return ~((static_cast<std::uint64_t>(prefix) << 32) | word);
+  }
+  // The n-gram table is the hot path: a few million look-ups for a COCO-sized
+  // corpus; both tables grow at 75% load.
+  detail::ProbingTable<IdSlot> words_{75};
   text::TextArena word_arena_;
   std::vector<std::u32string_view> word_text_;  // by word id, in word_arena_
-  FlatIdMap ngrams_;
+  detail::ProbingTable<IdSlot> ngrams_{75};
   struct NgramInfo {
     std::uint32_t prefix;     // id of the (n-1)-gram, kNoPrefix for a word
     std::uint32_t last_word;  // word id

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "evalcli/text/pair_interner.hpp"
-#include "evalcli/text/string_interner.hpp"
+#include "evalcli/text/detail/pair_interner.hpp"
+#include "evalcli/text/detail/string_interner.hpp"
 
 using evalcli::text::PairInterner;
 using evalcli::text::StringInterner;

@@ -1,4 +1,5 @@
 #include "evalcli/metrics/rouge.hpp"
+#include "metrics/rouge/token_vocabulary.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -126,7 +127,7 @@ TEST_CASE("rouge token vocabulary: interning, growth, stem memo per owner", "[ro
     CHECK(v.text(ids[static_cast<std::size_t>(i)]) == numbered_word(i));
   }
   CHECK(v.size() == 5000);
-  const auto owner_a = TokenVocabulary::next_owner_id(), owner_b = TokenVocabulary::next_owner_id();
+  const auto owner_a = next_stem_owner_id(), owner_b = next_stem_owner_id();
   CHECK(owner_a != owner_b);
   const int running = v.intern("running");
   const int stem = v.stemmed(running, owner_a, [](std::string_view w) { return std::string(w.substr(0, 3)); });

@@ -42,49 +42,10 @@ RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterSte
 // Tokens as integer ids (equal ids = equal tokens) for the algorithms below.
 using TokenIds = std::vector<int>;
 
-// Distinct token strings -> dense ids, with each id's stem memoised, so a
-// word is hashed once per occurrence and stemmed once per run (hot path of
-// both modes). Not thread-safe: use one per thread.
-class TokenVocabulary {
- public:
-  int intern(std::string_view token);
-  std::string_view text(int id) const;
-  // Id of stem(text(id)), computed once per id for the stemming function
-  // of `owner` (a number unique to the metric object, see next_owner_id();
-  // another owner starts a fresh memo).
-  template <class Stem>
-  int stemmed(int id, std::uint64_t owner, const Stem& stem) {
-    if (owner != memo_owner_) {
-      std::fill(stems_.begin(), stems_.end(), -1);
-      memo_owner_ = owner;
-    }
-    const auto i = static_cast<std::size_t>(id);
-    if (stems_[i] < 0) {
-      const int stem_id = intern(stem(text(id)));
-      stems_[i] = stem_id;
-    }
-    return stems_[i];
-  }
-  std::size_t size() const { return offsets_.size(); }
-  // A process-wide unique number for a stemming function's owner.
-  static std::uint64_t next_owner_id();
-
- private:
-  int intern_long(std::string_view token);
-  void grow_slots();
-  struct ShortSlot {
-    std::uint64_t key = 0;  // bytes of a token of <= 7 bytes | length << 56; 0 = empty
-    int id = 0;
-  };
-  std::vector<ShortSlot> short_slots_;
-  std::size_t short_count_ = 0;
-  std::string arena_;
-  std::vector<std::uint32_t> offsets_, lengths_;
-  std::vector<std::uint64_t> hashes_;
-  std::vector<std::uint64_t> slots_;  // open addressing: hash tag | (id + 1), 0 = empty
-  std::vector<int> stems_;  // -1 = not computed
-  std::uint64_t memo_owner_ = 0;
-};
+// Token strings -> dense ids with a stem memo (src/metrics/rouge/token_vocabulary.hpp).
+class TokenVocabulary;
+// A process-wide unique number for a stemming function's owner (one per metric object).
+std::uint64_t next_stem_owner_id();
 
 // Global ids -> small dense ids 0..size()-1 for the tokens of one pair, so
 // counts live in flat arrays indexed by id.
@@ -195,7 +156,7 @@ class RougeScoreMetric : public Metric {
   std::unique_ptr<text::PorterStemmer> stemmer_;
   std::unique_ptr<TextPipeline> pipeline_;  // normalizers (+ tokenizer if chosen)
   bool pipeline_tokenizer_ = false;
-  std::uint64_t stem_owner_ = TokenVocabulary::next_owner_id();
+  std::uint64_t stem_owner_ = next_stem_owner_id();
   mutable std::atomic<std::size_t> chars_seen_{0};
   mutable std::atomic<std::size_t> non_ascii_seen_{0};
 };
@@ -287,7 +248,7 @@ class Rouge155Metric : public Metric {
   double weight_ = 1.2;
   std::unordered_set<std::string> stopwords_;
   std::unordered_map<std::string, std::string> exceptions_;
-  std::uint64_t stem_owner_ = TokenVocabulary::next_owner_id();  // memo of morph_stem per token id
+  std::uint64_t stem_owner_ = next_stem_owner_id();  // memo of morph_stem per token id
   text::PorterStemmer stemmer_{text::PorterVariant::rouge155};
   std::unique_ptr<TextPipeline> pipeline_;
   bool pipeline_tokenizer_ = false;

@@ -9,7 +9,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/meteor.hpp"
-#include "evalcli/text/string_interner.hpp"
+#include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/text_arena.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"

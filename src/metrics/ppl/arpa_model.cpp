@@ -13,6 +13,8 @@
 #include <ostream>
 #include <optional>
 
+#include "evalcli/core/detail/probing_table.hpp"
+#include "evalcli/core/detail/string_hash.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
@@ -30,42 +32,9 @@ inline std::uint64_t fold(std::uint64_t h, WordId id) {
 }
 inline std::uint64_t start_key(WordId id) { return fold(0x2545F4914F6CDD1DULL, id); }
 
-// 64x64 -> 128-bit multiply folded to 64 bits (the mixing step of wyhash).
-inline std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
-  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
-}
-
-// 64-bit hash of a word's bytes, 8 bytes per step, the tail read without a
-// variable-length memcpy (two overlapping loads, as wyhash). Words are
-// identified by this hash alone (as KenLM's probing vocabulary does with
-// MurmurHash64A).
-inline std::uint64_t hash_word(std::string_view word) {
-  const auto* p = reinterpret_cast<const unsigned char*>(word.data());
-  std::size_t n = word.size();
-  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-  const auto load32 = [](const unsigned char* q) {
-    std::uint32_t v;
-    std::memcpy(&v, q, 4);
-    return static_cast<std::uint64_t>(v);
-  };
-  for (; n > 8; p += 8, n -= 8) {
-    std::uint64_t chunk;
-    std::memcpy(&chunk, p, 8);
-    h = mix(h ^ chunk, 0xE7037ED1A0B428DBULL);
-  }
-  std::uint64_t a, b;
-  if (n >= 4) {
-    a = load32(p);
-    b = load32(p + n - 4);
-  } else if (n > 0) {
-    a = (static_cast<std::uint64_t>(p[0]) << 16) | (static_cast<std::uint64_t>(p[n >> 1]) << 8) | p[n - 1];
-    b = 0;
-  } else {
-    a = b = 0;
-  }
-  return mix(h ^ a ^ (b << 32), 0x8EBC6AF09C88C6E3ULL ^ n) | 1;  // 0 marks an empty slot
-}
+// Words are identified by their 64-bit hash alone (as KenLM's probing
+// vocabulary does with MurmurHash64A).
+inline std::uint64_t hash_word(std::string_view word) { return detail::hash_bytes(word); }
 
 // Slots of the hash tables: a 64-bit key (0 = empty) and the payload, packed
 // (unaligned loads are free on the targets we build for) to keep the model small.
@@ -86,76 +55,16 @@ static_assert(sizeof(MiddleEntry) == 16 && sizeof(LongestEntry) == 12 && sizeof(
 
 bool is_blank(float prob) { return std::isnan(prob); }
 
-// Open addressing with linear probing and Robin Hood placement: an entry is
-// never further from its home slot than the entry it passed, so a lookup of an
-// absent key (the end of every n-gram walk) stops after a couple of slots even
-// at 80% load. Sized from the ARPA header counts, so it is filled once.
+// The n-gram and vocabulary tables, sized from the ARPA header counts (80%
+// load when full) so they are filled once; blanks (KenLM's missing suffixes)
+// may fill them to 92% before one grows.
 template <class Entry>
-class ProbingTable {
+class ProbingTable : public detail::ProbingTable<Entry, detail::TableShape::sized_lookup> {
+  using Base = detail::ProbingTable<Entry, detail::TableShape::sized_lookup>;
+
  public:
-  void reserve(std::size_t count) { rebuild(count + count / 4 + 8); }
-
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(slots_.data() + home(key)); }
-
-  const Entry* find(std::uint64_t key) const {
-    std::size_t i = home(key);
-    for (std::size_t d = 0;; ++d) {
-      const Entry& e = slots_[i];
-      const std::uint64_t k = e.key;
-      if (k == key) return &e;
-      if (k == 0 || distance(i, k) < d) return nullptr;
-      if (++i == slots_.size()) i = 0;
-    }
-  }
-
-  // Returns the entry for `fresh.key`, inserting `fresh` if absent. The
-  // reference is valid until the next insertion.
-  Entry& find_or_insert(const Entry& fresh, bool& inserted) {
-    if ((size_ + 1) * 100 > slots_.size() * 92) rebuild((size_ + 1) * 3 / 2 + 8);
-    std::size_t i = home(fresh.key);
-    Entry moving = fresh;
-    Entry* placed = nullptr;  // where `fresh` went, once it displaced an entry
-    for (std::size_t d = 0;; ++d) {
-      Entry& e = slots_[i];
-      if (e.key == 0) {
-        e = moving;
-        ++size_;
-        inserted = true;
-        return placed != nullptr ? *placed : e;
-      }
-      if (placed == nullptr && e.key == fresh.key) {
-        inserted = false;
-        return e;
-      }
-      const std::size_t their = distance(i, e.key);
-      if (their < d) {  // the richer entry moves on
-        std::swap(e, moving);
-        if (placed == nullptr) placed = &e;
-        d = their;
-      }
-      if (++i == slots_.size()) i = 0;
-    }
-  }
-
- private:
-  std::size_t home(std::uint64_t key) const {
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * slots_.size()) >> 64);
-  }
-  std::size_t distance(std::size_t slot, std::uint64_t key) const {
-    const std::size_t h = home(key);
-    return slot >= h ? slot - h : slot + slots_.size() - h;
-  }
-  void rebuild(std::size_t capacity) {
-    std::vector<Entry> old = std::move(slots_);
-    slots_ = std::vector<Entry>(capacity, Entry{});
-    size_ = 0;
-    bool inserted;
-    for (const Entry& e : old) {
-      if (e.key != 0) find_or_insert(e, inserted);
-    }
-  }
-  std::vector<Entry> slots_ = std::vector<Entry>(8, Entry{});
-  std::size_t size_ = 0;
+  ProbingTable() : Base(92) {}
+  void reserve(std::size_t count) { Base::reserve(count * 92 / 80); }
 };
 
 struct Weights {

@@ -16,6 +16,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/metrics/rouge.hpp"
+#include "metrics/rouge/token_vocabulary.hpp"
 #include "evalcli/metrics/rouge155_setup.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"

@@ -9,6 +9,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/rouge.hpp"
+#include "metrics/rouge/token_vocabulary.hpp"
 #include "evalcli/core/summation.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"

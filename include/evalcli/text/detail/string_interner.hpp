@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "evalcli/core/detail/probing_table.hpp"
+
 namespace evalcli::text {
 
 // The hash StringInterner uses, fed one code point at a time, so that a caller
@@ -37,13 +39,10 @@ class StringInterner {
  public:
   static constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;
 
-  // Forgets every string in O(1) (a generation stamp marks the live slots).
+  // Forgets every string in O(1) (the table's stamped slots).
   void clear() {
     texts_.clear();
-    if (++stamp_ == 0) {  // wrapped: really clear
-      for (Slot& slot : slots_) slot.stamp = 0;
-      stamp_ = 1;
-    }
+    table_.clear();
   }
   std::uint32_t size() const { return static_cast<std::uint32_t>(texts_.size()); }
 
@@ -51,57 +50,40 @@ class StringInterner {
   std::uint32_t id(std::u32string_view text) { return id(text, TextHash::of(text)); }
   // The same, with `hash` = TextHash::of(text) computed by the caller.
   std::uint32_t id(std::u32string_view text, std::uint64_t hash) {
-    if ((texts_.size() + 1) * 2 > slots_.size()) grow();
-    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
-      Slot& slot = slots_[at];
-      if (slot.stamp != stamp_) {
-        slot = Slot{hash, size(), stamp_};
-        texts_.push_back(text);
-        return slot.id;
-      }
-      if (slot.hash == hash && same(texts_[slot.id], text)) return slot.id;
-    }
+    bool inserted = false;
+    const std::uint32_t found = table_.find_or_insert(Slot{hash, size(), 0}, same_text(text), inserted).id;
+    if (inserted) texts_.push_back(text);
+    return found;
   }
   // The id of `text`, or kAbsent; never inserts.
   std::uint32_t find(std::u32string_view text) const { return find(text, TextHash::of(text)); }
   std::uint32_t find(std::u32string_view text, std::uint64_t hash) const {
-    if (slots_.empty()) return kAbsent;
-    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
-      const Slot& slot = slots_[at];
-      if (slot.stamp != stamp_) return kAbsent;
-      if (slot.hash == hash && same(texts_[slot.id], text)) return slot.id;
-    }
+    const Slot* slot = table_.find(hash, same_text(text));
+    return slot == nullptr ? kAbsent : slot->id;
   }
 
  private:
   struct Slot {
-    std::uint64_t hash = 0;
-    std::uint32_t id = 0, stamp = 0;
+    std::uint64_t key;  // TextHash of the text
+    std::uint32_t id, stamp;
   };
-  // Tokens are short: a loop beats a call to memcmp.
-  static bool same(std::u32string_view a, std::u32string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (a[i] != b[i]) return false;
+  // A hash match is confirmed by the text. Tokens are short: a loop beats a call to memcmp.
+  struct SameText {
+    const std::vector<std::u32string_view>& texts;
+    std::u32string_view text;
+    bool operator()(const Slot& slot) const {
+      const std::u32string_view known = texts[slot.id];
+      if (known.size() != text.size()) return false;
+      for (std::size_t i = 0; i < text.size(); ++i) {
+        if (known[i] != text[i]) return false;
+      }
+      return true;
     }
-    return true;
-  }
-  void grow() {
-    std::vector<Slot> old(slots_.empty() ? 256 : slots_.size() * 2);
-    old.swap(slots_);
-    mask_ = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (slot.stamp != stamp_) continue;
-      std::size_t at = slot.hash & mask_;
-      while (slots_[at].stamp == stamp_) at = (at + 1) & mask_;
-      slots_[at] = slot;
-    }
-  }
+  };
+  SameText same_text(std::u32string_view text) const { return SameText{texts_, text}; }
 
-  std::vector<Slot> slots_;
+  detail::ProbingTable<Slot> table_{50};
   std::vector<std::u32string_view> texts_;
-  std::size_t mask_ = 0;
-  std::uint32_t stamp_ = 1;
 };
 
 }  // namespace evalcli::text
