@@ -50,6 +50,30 @@ TestSetIdentity identify_test_set(const CorpusSpec& spec, std::size_t segments) 
   return identity;
 }
 
+namespace {
+
+// Every segment of the inputs read (and checked) once, nothing scored: the
+// size of the whole test set that --shard K/N divides.
+std::size_t count_segments(CorpusSpec spec) {
+  spec.on_segment = nullptr;
+  ParallelReader reader(spec);
+  std::vector<std::u32string> hyps, refs;
+  while (reader.next(hyps, refs)) {
+  }
+  if (reader.segments_read() == 0) throw input_error(fmt::format("{}: empty input: no hypothesis lines", spec.hyp_paths[0]));
+  return reader.segments_read();
+}
+
+nlohmann::ordered_json shard_test_set_json(const TestSetIdentity& identity) {
+  nlohmann::ordered_json test_set = test_set_json(identity);
+  nlohmann::ordered_json hypotheses = nlohmann::ordered_json::array();
+  for (const auto& file : identity.hypotheses) hypotheses.push_back({{"file", file.file}, {"sha256", file.sha256}});
+  test_set["hypotheses"] = hypotheses;
+  return test_set;
+}
+
+}  // namespace
+
 nlohmann::ordered_json test_set_json(const TestSetIdentity& identity) {
   nlohmann::ordered_json references = nlohmann::ordered_json::array();
   for (const auto& file : identity.references) references.push_back({{"file", file.file}, {"sha256", file.sha256}});
@@ -93,6 +117,9 @@ void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::st
   if (!seed_flag.empty()) {
     cmd->add_option(seed_flag, options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
   }
+  cmd->add_option("--shard", options.shard,
+                  "score only the K-th of N contiguous pieces of the test set into --stats-out, for 'evalcli merge' "
+                  "(K/N, such as 2/8; docs/sharding.md)");
   add_output_file_option(cmd, "--stats-out", options.stats_out,
                          "write this run's sufficient statistics (a shard for 'evalcli merge'; - = stdout)");
   cmd->add_flag("-q,--quiet", options.quiet, "no progress display on stderr");
@@ -108,6 +135,20 @@ void check_outputs(const OutputOptions& output, const std::vector<std::pair<std:
                                                               {"--stats-out", output.stats_out}};
   outputs.insert(outputs.end(), more.begin(), more.end());
   io::check_output_paths(outputs);
+  if (!output.shard.empty()) {
+    if (!output.accepts_shard) {
+      throw usage_error("--shard: this command cannot score one piece of the test set yet; split the files instead "
+                        "(docs/sharding.md)");
+    }
+    stats::parse_shard_option(output.shard);
+    if (output.stats_out.empty()) {
+      throw usage_error("--shard needs --stats-out: a piece's score is not the test set's; merge the shards");
+    }
+    if (!output.json_out.empty() || output.format == "json") {
+      throw usage_error("--shard cannot be combined with --json-out or -f json: a report would give a piece's score "
+                        "as the test set's; write the shard and merge");
+    }
+  }
 }
 
 void write_output(Streams& io, const std::string& path, const std::string& content) {
@@ -481,7 +522,10 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
                  json_document(scorers, signature, systems, output.sentence_level, &analysis, &output, presentation));
   }
   if (!output.stats_out.empty()) {
-    write_output(io, output.stats_out, stats::shard_json(metric, plain_signature, nrefs, systems));
+    write_output(io, output.stats_out,
+                 stats::shard_json(metric, plain_signature, nrefs, systems,
+                                   output.shard_position ? &*output.shard_position : nullptr,
+                                   output.test_set ? shard_test_set_json(*output.test_set).dump() : std::string()));
   }
   io.out << rendered;
   if (output.expected_score) check_expected_score(metric, systems, *output.expected_score);
@@ -491,6 +535,16 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
                         Streams& io, const Presentation* presentation, const StatsModel* sentence_metric,
                         const TextChecks* checks) {
   CorpusSpec spec = make_corpus_spec(input, io.in);
+  OutputOptions recorded = output;
+  std::size_t whole_segments = 0;
+  if (!output.shard.empty()) {
+    if (spec.hyp_paths.empty()) throw usage_error("--shard needs -i files: standard input cannot be read twice");
+    const auto [index, count] = stats::parse_shard_option(output.shard);
+    whole_segments = count_segments(spec);
+    recorded.shard_position = stats::shard_position(index, count, whole_segments);
+    spec.first_segment = recorded.shard_position->first_line - 1;
+    spec.segment_count = recorded.shard_position->lines;
+  }
   TextScan scan;
   if (checks != nullptr && !output.quiet) scan_while_reading(spec, scan);  // -q prints no warning
   std::vector<std::vector<SystemStats>> results;
@@ -505,9 +559,10 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
     print_text_warnings(scan, *checks, names, output.quiet, io.err);
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
-  OutputOptions recorded = output;
-  if ((output.format == "json" || !output.json_out.empty()) && !results[0].empty()) {
-    recorded.test_set = identify_test_set(spec, results[0][0].segments);  // hashed only when a report records it
+  const bool records_test_set = output.format == "json" || !output.json_out.empty() || !output.stats_out.empty();
+  if (records_test_set && !results[0].empty() && !spec.hyp_paths.empty()) {
+    // Hashed only when a report or shard records it; a --shard piece records the whole test set.
+    recorded.test_set = identify_test_set(spec, recorded.shard_position ? whole_segments : results[0][0].segments);
   }
   report_metric_results(metric, nrefs, results[0], recorded, io, presentation, sentence_metric);
 }

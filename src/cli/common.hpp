@@ -11,6 +11,7 @@
 
 #include "cli/cli.hpp"
 #include "evalcli/stats/corpus_stats.hpp"
+#include "evalcli/stats/shard.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
 
@@ -62,6 +63,9 @@ struct OutputOptions {
   int paired_ar_n = 10000;          // --paired-ar-n (-parn)
   int paired_jobs = 1;              // --paired-jobs (-j): threads over systems, 0 = automatic
   std::optional<std::string> seed;  // --seed (else env SACREBLEU_SEED, else 12345; "none" = random)
+  std::string shard;                // --shard K/N: score the K-th of N contiguous pieces (docs/sharding.md)
+  bool accepts_shard = false;       // set by commands that can score one piece of the test set
+  std::optional<stats::ShardPosition> shard_position;  // set by the run from --shard
   std::string stats_out;            // --stats-out FILE: shard of sufficient statistics (docs/stats-format.md)
   bool quiet = false;               // -q/--quiet: no progress display
   // A score pasted after the signature given to --signature ("... = 51.6"):

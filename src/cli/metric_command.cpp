@@ -115,6 +115,7 @@ void apply_run_signature(MetricRun& run, const std::string& signature) {
 }
 
 void run_segment_metric(MetricRun& run, Streams& io) {
+  run.output.accepts_shard = true;  // run_metric_command scores one piece with --shard K/N
   check_outputs(run.output);  // before the metric's resources and the inputs are read
   const auto model = run.definition.build(run.values, BuildContext{});
   if (run.given) check_rebuilt_signature(*run.given, *model);

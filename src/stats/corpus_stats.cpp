@@ -32,6 +32,9 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
     }
   }
   while (reader.next(hyps, refs)) {
+    const std::size_t index = reader.segments_read() - 1;  // 0-based
+    if (index < spec.first_segment) continue;
+    if (index - spec.first_segment >= spec.segment_count) break;  // a shard's end: the rest is not scored
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       row.assign(stat_counts[m], 0.0);
       for (std::size_t s = 0; s < hyps.size(); ++s) {

@@ -14,14 +14,51 @@
 
 namespace evalcli::stats {
 
+ShardPosition shard_position(std::size_t index, std::size_t count, std::size_t total) {
+  if (count == 0 || index == 0 || index > count) {
+    throw usage_error(fmt::format("--shard {}/{}: K/N needs 1 <= K <= N", index, count));
+  }
+  if (count > total) {
+    throw usage_error(fmt::format("--shard {}/{}: the test set has {} segment{}; use at most {} shards", index, count,
+                                  total, total == 1 ? "" : "s", total));
+  }
+  const auto start = [&](std::size_t k) { return static_cast<std::size_t>((static_cast<unsigned __int128>(k) * total) / count); };
+  return ShardPosition{index, count, start(index - 1) + 1, start(index) - start(index - 1), total};
+}
+
+std::pair<std::size_t, std::size_t> parse_shard_option(const std::string& text) {
+  const auto slash = text.find('/');
+  const auto whole = [](std::string_view digits) -> std::optional<std::size_t> {
+    if (digits.empty() || digits.size() > 7 || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+      return std::nullopt;
+    }
+    return std::stoul(std::string(digits));
+  };
+  const auto index = slash == std::string::npos ? std::nullopt : whole(std::string_view(text).substr(0, slash));
+  const auto count = slash == std::string::npos ? std::nullopt : whole(std::string_view(text).substr(slash + 1));
+  if (!index || !count || *index == 0 || *index > *count) {
+    throw usage_error(fmt::format("--shard: '{}' is not K/N with whole numbers 1 <= K <= N (such as 2/8)", text));
+  }
+  return {*index, *count};
+}
+
 std::string shard_json(const StatsModel& metric, const std::string& signature, std::size_t nrefs,
-                       const std::vector<SystemStats>& systems) {
+                       const std::vector<SystemStats>& systems, const ShardPosition* position,
+                       const std::string& test_set) {
   nlohmann::ordered_json header;
   header["schema"] = kShardSchema;
   header["metric"] = metric.name();
   header["signature"] = signature;
   header["nrefs"] = nrefs;
   header["stat_names"] = metric.stat_names();
+  if (position != nullptr) {
+    header["position"] = {{"shard", position->index},
+                          {"of", position->count},
+                          {"first_line", position->first_line},
+                          {"lines", position->lines},
+                          {"total_lines", position->total_lines}};
+  }
+  if (!test_set.empty()) header["test_set"] = nlohmann::ordered_json::parse(test_set);
   std::string head = header.dump(1);
   head.pop_back();  // the closing brace: systems follow
   while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
@@ -117,6 +154,99 @@ void check_shard_statistics(const Shard& shard) {
   }
 }
 
+// The "position" object of a --shard K/N shard, checked against itself.
+ShardPosition read_position(const nlohmann::json& value, const std::string& path) {
+  ShardPosition position;
+  position.index = value.at("shard").get<std::size_t>();
+  position.count = value.at("of").get<std::size_t>();
+  position.first_line = value.at("first_line").get<std::size_t>();
+  position.lines = value.at("lines").get<std::size_t>();
+  position.total_lines = value.at("total_lines").get<std::size_t>();
+  bool consistent = position.count <= position.total_lines;
+  if (consistent) {
+    try {
+      const ShardPosition expected = shard_position(position.index, position.count, position.total_lines);
+      consistent = expected.first_line == position.first_line && expected.lines == position.lines;
+    } catch (const Error&) {
+      consistent = false;
+    }
+  }
+  if (!consistent) {
+    bad_shard(path, fmt::format("position (shard {} of {}, lines {} from {} of {}) is not one --shard writes",
+                                position.index, position.count, position.lines, position.first_line,
+                                position.total_lines));
+  }
+  return position;
+}
+
+// A test_set by content: segments and file hashes, not file names (shards
+// scored on other hosts see the same files under other paths).
+std::string test_set_contents(const std::string& test_set) {
+  if (test_set.empty()) return "";
+  nlohmann::json doc = nlohmann::json::parse(test_set);
+  for (const char* list : {"references", "hypotheses"}) {
+    if (!doc.contains(list) || !doc[list].is_array()) continue;
+    for (auto& file : doc[list]) {
+      if (file.is_object()) file.erase("file");
+    }
+  }
+  return doc.dump();
+}
+
+std::string shard_name(const ShardPosition& position) { return fmt::format("{}/{}", position.index, position.count); }
+
+// Shards written with --shard K/N: all N of one test set, each once, in order.
+void check_positions(const std::vector<Shard>& shards) {
+  const Shard& first =
+      *std::find_if(shards.begin(), shards.end(), [](const Shard& shard) { return shard.position.has_value(); });
+  for (const auto& shard : shards) {
+    if (!shard.position) {
+      throw usage_error(fmt::format("{} has no --shard position but {} has: merge shards of one kind", shard.path,
+                                    first.path));
+    }
+    if (shard.position->count != first.position->count) {
+      throw usage_error(fmt::format("{} is shard {} but {} is shard {}: not parts of one split", shard.path,
+                                    shard_name(*shard.position), first.path, shard_name(*first.position)));
+    }
+    if (test_set_contents(shard.test_set) != test_set_contents(first.test_set)) {
+      throw usage_error(fmt::format("{} and {} are shards of different test sets (their test_set differs)",
+                                    first.path, shard.path));
+    }
+  }
+  const std::size_t count = first.position->count;
+  std::vector<const Shard*> by_index(count + 1, nullptr);
+  for (const auto& shard : shards) {
+    const Shard*& seen = by_index[shard.position->index];
+    if (seen != nullptr) {
+      throw usage_error(fmt::format("shard {} is given twice: {} and {}", shard_name(*shard.position), seen->path,
+                                    shard.path));
+    }
+    seen = &shard;
+  }
+  for (std::size_t k = 1; k <= count; ++k) {
+    if (by_index[k] == nullptr) throw usage_error(fmt::format("shard {}/{} is missing", k, count));
+  }
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (shards[i].position->index != i + 1) {
+      throw usage_error(fmt::format("shards are out of order: {} (shard {}) is given in place {}; give them as 1/{} .. {}/{}",
+                                    shards[i].path, shard_name(*shards[i].position), i + 1, count, count, count));
+    }
+  }
+}
+
+// Shards of pieces split by hand: nothing says where they sit, but the same
+// files twice are surely a mistake.
+void check_no_repeated_piece(const std::vector<Shard>& shards) {
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!shards[i].test_set.empty() && test_set_contents(shards[i].test_set) == test_set_contents(shards[j].test_set)) {
+        throw usage_error(fmt::format("{} repeats {}: both scored the same hypotheses and references (equal SHA-256)",
+                                      shards[i].path, shards[j].path));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string json_schema(const nlohmann::json& doc) {
@@ -153,10 +283,19 @@ Shard read_shard(const std::string& path) {
       if (system.rows.size() != system.segments) bad_shard(path, "segments differs from the number of rows");
       shard.systems.push_back(std::move(system));
     }
+    if (doc.contains("position")) shard.position = read_position(doc.at("position"), path);
+    if (doc.contains("test_set")) {
+      if (!doc.at("test_set").is_object()) bad_shard(path, "test_set must be an object");
+      shard.test_set = doc.at("test_set").dump();
+    }
   } catch (const nlohmann::json::exception& e) {
     bad_shard(path, e.what());
   }
   if (shard.systems.empty()) bad_shard(path, "no systems");
+  if (shard.position && shard.systems.front().segments != shard.position->lines) {
+    bad_shard(path, fmt::format("position says {} lines, the rows are {}", shard.position->lines,
+                                shard.systems.front().segments));
+  }
   check_shard_statistics(shard);
   return shard;
 }
@@ -177,6 +316,11 @@ std::string signature_difference(const std::string& a, const std::string& b) {
 Shard merge_shards(const std::vector<Shard>& shards) {
   if (shards.empty()) throw usage_error("merge needs at least one statistics shard");
   const Shard& first = shards.front();
+  if (std::any_of(shards.begin(), shards.end(), [](const Shard& shard) { return shard.position.has_value(); })) {
+    check_positions(shards);
+  } else {
+    check_no_repeated_piece(shards);
+  }
   Shard merged;
   merged.path = first.path;
   merged.metric = first.metric;

@@ -23,6 +23,10 @@ struct CorpusSpec {
   // Sees every segment as read (hypotheses by system, then references), for
   // checks of the text itself: mostly-CJK text, tokenized periods.
   std::function<void(const std::vector<std::u32string>& hyps, const std::vector<std::u32string>& refs)> on_segment;
+  // Score only the segments first_segment + 1 .. first_segment + segment_count
+  // (--shard K/N); the others are read past, not scored.
+  std::size_t first_segment = 0;
+  std::size_t segment_count = static_cast<std::size_t>(-1);
 };
 
 // Thrown when streams differ in length; the sacrebleu front end prints its own text.

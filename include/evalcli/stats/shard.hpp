@@ -3,7 +3,9 @@
 // statistics of a run with the metric's name, signature and stat names, so
 // that `evalcli merge` can rebuild exactly the score of one run over all data.
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evalcli/stats/corpus_stats.hpp"
@@ -13,6 +15,21 @@ namespace evalcli::stats {
 
 inline constexpr const char* kShardSchema = "evalcli-stats/1";
 
+// Where a shard written with `--shard K/N` sits in the whole test set.
+struct ShardPosition {
+  std::size_t index = 0;        // K (1-based)
+  std::size_t count = 0;        // N
+  std::size_t first_line = 0;   // the shard's first segment, 1-based
+  std::size_t lines = 0;        // its segments
+  std::size_t total_lines = 0;  // segments of the whole test set
+};
+
+// Shard K of N over `total` segments: contiguous pieces in order whose sizes
+// differ by at most one. Usage error when K or N is out of range or N > total.
+ShardPosition shard_position(std::size_t index, std::size_t count, std::size_t total);
+// "K/N" as given to --shard; usage error naming the value otherwise.
+std::pair<std::size_t, std::size_t> parse_shard_option(const std::string& text);
+
 struct Shard {
   std::string path;
   std::string metric;     // Metric::name()
@@ -20,10 +37,15 @@ struct Shard {
   std::size_t nrefs = 0;
   std::vector<std::string> stat_names;
   std::vector<SystemStats> systems;  // rows always present
+  std::optional<ShardPosition> position;  // written with --shard K/N
+  // The "test_set" the run recorded (segments and SHA-256 of every file: the
+  // whole test set with --shard, else the shard's own files), compact JSON; "" if none.
+  std::string test_set;
 };
 
 std::string shard_json(const StatsModel& metric, const std::string& signature, std::size_t nrefs,
-                       const std::vector<SystemStats>& systems);
+                       const std::vector<SystemStats>& systems, const ShardPosition* position = nullptr,
+                       const std::string& test_set = "");
 
 // The "schema" string of a JSON document ("" when it has none or it is not a string).
 std::string json_schema(const nlohmann::json& doc);
@@ -34,7 +56,10 @@ Shard read_shard(const std::string& path);
 // Merges shards given in corpus order: every system's rows concatenated and
 // summed from zero in that order, exactly as one run over the whole corpus
 // sums them. Throws a usage error naming the first differing field when the
-// shards' metric, signature, stat names or systems differ.
+// shards' metric, signature, stat names or systems differ; with --shard
+// positions, when one of the N is missing, given twice or out of order, or the
+// shards come from different test sets; without, when one shard repeats
+// another's files.
 Shard merge_shards(const std::vector<Shard>& shards);
 
 // The first signature field whose value differs ("tok: '13a' vs 'intl'"), or "".

@@ -1,0 +1,148 @@
+// `--shard K/N`: a run scores one contiguous piece of the whole test set and
+// records where it sits and which test set it is part of; `evalcli merge`
+// refuses a missing, repeated or reordered shard and shards of other test sets.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/stats/shard.hpp"
+#include "support/test_support.hpp"
+
+using evalcli::test::CliResult;
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+// Seven segments: three shards of 2, 2 and 3 lines.
+const char* kRef = "the cat sat on the mat\na dog runs in the park\nhello world\nit is raining\n"
+                   "we went home early\nthe sun is out\ngood night\n";
+const char* kHyp = "the cat sat on a mat\na dog ran in the park\nhello world\nit rains\n"
+                   "we went home\nsun is out\ngood night all\n";
+
+struct ShardFiles {
+  std::vector<std::unique_ptr<TempFile>> files;
+  std::string path(std::size_t k) const { return files[k - 1]->path(); }
+};
+
+ShardFiles write_shards(const std::string& command, const TempFile& ref, const TempFile& hyp, std::size_t count) {
+  ShardFiles shards;
+  for (std::size_t k = 1; k <= count; ++k) {
+    shards.files.push_back(std::make_unique<TempFile>("", ".json"));
+    const CliResult result = run_cli({command, "-q", "-r", ref.path(), "-i", hyp.path(), "--shard",
+                                      std::to_string(k) + "/" + std::to_string(count), "--stats-out",
+                                      shards.path(k)});
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+  }
+  return shards;
+}
+
+}  // namespace
+
+TEST_CASE("shard K of N: contiguous pieces in order whose sizes differ by at most one", "[stats][shard]") {
+  using evalcli::stats::shard_position;
+  std::size_t next_line = 1;
+  for (std::size_t k = 1; k <= 3; ++k) {
+    const auto position = shard_position(k, 3, 7);
+    CHECK(position.first_line == next_line);
+    CHECK((position.lines == 2 || position.lines == 3));
+    next_line += position.lines;
+  }
+  CHECK(next_line == 8);
+  CHECK(shard_position(1, 1, 5).lines == 5);
+  CHECK_THROWS_AS(shard_position(4, 3, 7), evalcli::Error);
+  CHECK_THROWS_AS(shard_position(1, 8, 7), evalcli::Error);
+  CHECK(evalcli::stats::parse_shard_option("2/8") == std::pair<std::size_t, std::size_t>{2, 8});
+  for (const std::string bad : {"", "2", "0/3", "4/3", "1/", "/3", "a/b", "-1/3", "1/3/4", "1.5/3", "99999999/99999999"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(evalcli::stats::parse_shard_option(bad), evalcli::Error);
+  }
+}
+
+TEST_CASE("shards written with --shard merge into the whole run's output", "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp);
+  for (const std::string command : {"bleu", "chrf", "ter", "meteor"}) {
+    INFO(command);
+    const CliResult whole = run_cli({command, "-r", ref.path(), "-i", hyp.path()});
+    REQUIRE(whole.exit_code == 0);
+    const ShardFiles shards = write_shards(command, ref, hyp, 3);
+    const CliResult merged = run_cli({"merge", shards.path(1), shards.path(2), shards.path(3)});
+    INFO(merged.err);
+    CHECK(merged.exit_code == 0);
+    CHECK(merged.out == whole.out);
+  }
+}
+
+TEST_CASE("a shard records its position and the whole test set", "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp);
+  const ShardFiles shards = write_shards("bleu", ref, hyp, 3);
+  const auto json = nlohmann::json::parse(evalcli::test::read_file(shards.path(3)));
+  CHECK(json["position"]["shard"] == 3);
+  CHECK(json["position"]["of"] == 3);
+  CHECK(json["position"]["first_line"] == 5);
+  CHECK(json["position"]["lines"] == 3);
+  CHECK(json["position"]["total_lines"] == 7);
+  CHECK(json["test_set"]["segments"] == 7);
+  CHECK(json["systems"][0]["segments"] == 3);
+  CHECK(json["test_set"]["hypotheses"][0]["sha256"].get<std::string>().size() == 64);
+}
+
+TEST_CASE("merge refuses a missing, repeated or reordered shard, naming it", "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp);
+  const ShardFiles shards = write_shards("bleu", ref, hyp, 3);
+  const auto refused = [](const std::vector<std::string>& args, const std::string& words) {
+    const CliResult result = run_cli(args);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(words));
+  };
+  refused({"merge", shards.path(1), shards.path(3)}, "shard 2/3 is missing");
+  refused({"merge", shards.path(1), shards.path(2), shards.path(2), shards.path(3)}, "shard 2/3 is given twice");
+  refused({"merge", shards.path(2), shards.path(1), shards.path(3)}, "out of order: " + shards.path(2));
+}
+
+TEST_CASE("merge refuses shards of another test set or of another split", "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp);
+  const std::string other_hyp_text = std::string(kHyp).replace(0, 3, "one");
+  const TempFile other_hyp(other_hyp_text);
+  const ShardFiles ours = write_shards("bleu", ref, hyp, 2);
+  const ShardFiles theirs = write_shards("bleu", ref, other_hyp, 2);
+  CliResult result = run_cli({"merge", ours.path(1), theirs.path(2)});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("different test sets"));
+  const ShardFiles thirds = write_shards("bleu", ref, hyp, 3);
+  result = run_cli({"merge", ours.path(1), thirds.path(2), thirds.path(3)});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("not parts of one split"));
+}
+
+TEST_CASE("shards of pieces split by hand: the same piece twice is refused", "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp), shard("", ".json");
+  REQUIRE(run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--stats-out", shard.path()}).exit_code == 0);
+  const CliResult result = run_cli({"merge", shard.path(), shard.path()});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("repeats"));
+}
+
+TEST_CASE("--shard is refused where it cannot work, before any input is read", "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp), out("", ".json");
+  const auto refused = [](const std::vector<std::string>& args, const std::string& words) {
+    const CliResult result = run_cli(args);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(words));
+  };
+  refused({"bleu", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2"}, "--shard needs --stats-out");
+  refused({"bleu", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path(), "-f", "json"},
+          "cannot be combined with --json-out or -f json");
+  refused({"bleu", "-r", ref.path(), "--shard", "1/2", "--stats-out", out.path()}, "needs -i files");
+  refused({"bleu", "-r", ref.path(), "-i", hyp.path(), "--shard", "8/8", "--stats-out", out.path()},
+          "the test set has 7 segments");
+  refused({"cider", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path()},
+          "cannot score one piece");
+  refused({"bleu", "-r", ref.path(), "-i", "/nonexistent/hyp", "--shard", "x", "--stats-out", out.path()},
+          "'x' is not K/N");
+}
