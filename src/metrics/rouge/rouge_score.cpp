@@ -1,6 +1,5 @@
 // rouge-score 0.1.2 compatibility (shared/specs/rouge.md section 1).
 #include <fmt/format.h>
-#include <unicode/uchar.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -99,6 +98,7 @@ RougeScoreMetric::RougeScoreMetric(RougeScoreOptions options) : options_(std::mo
   PipelineOptions pipeline;
   pipeline.normalizers = options_.normalizers;
   pipeline.tokenizer = pipeline_tokenizer_ ? options_.tokenizer : "none";
+  pipeline.tokenizer_options = options_.tokenizer_options;
   pipeline_ = std::make_unique<TextPipeline>(pipeline);
 }
 
@@ -116,18 +116,7 @@ RougeTokens RougeScoreMetric::tokenize(std::u32string_view text) const {
     if (!pipeline_->has_normalizers()) return rouge_score_tokenize(text, stemmer_.get());
     return rouge_score_tokenize(pipeline_->normalize(text), stemmer_.get());
   }
-  // Pipeline tokens, lowercased; tokens without a letter or digit never count.
-  RougeTokens tokens;
-  const std::u32string processed = pipeline_->process(text);
-  for (auto piece : text::split(processed)) {
-    const std::u32string lowered = text::lower(piece);
-    bool keep = false;
-    for (char32_t c : lowered) {
-      keep = keep || (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK)) != 0;
-    }
-    if (keep) tokens.push_back(utf8::encode(lowered));
-  }
-  return tokens;
+  return rouge_pipeline_words(pipeline_->process(text));
 }
 
 std::vector<RougeTokens> RougeScoreMetric::sentences(std::u32string_view text) const {
@@ -330,7 +319,7 @@ std::string RougeScoreMetric::signature() const {
     if (!types.empty()) types += '+';
     types += type.name();
   }
-  const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() : "rouge-ascii-v1";
+  const std::string tok = pipeline_tokenizer_ ? rouge_tokenizer_fields(pipeline_->tokenizer(), "") : "rouge-ascii-v1";
   const std::string stem = stemmer_ ? stemmer_->id() : "no";
   return fmt::format("compat:rouge-score-0.1.2|types:{}|tok:{}|stem:{}|sent:{}|norm:{}|multiref:max-f", types, tok,
                      stem, options_.sentence_separator_label, pipeline_->normalizer_chain_id());
