@@ -31,6 +31,8 @@ namespace {
 #define EVALCLI_HOT_LOOP
 #endif
 
+constexpr int kWords = 624;  // MT19937's state, and one block of its output
+
 #if EVALCLI_X86_AVX2
 // Rejection sampling 8 words at a time: the used words (word & mask < n) are
 // moved to the front by one AVX2 lane permutation, picked from a table by the
@@ -54,19 +56,24 @@ bool have_avx2() {
   return yes;
 }
 
-__attribute__((target("avx2"))) std::size_t pack8(const std::uint32_t* words, std::uint32_t mask, std::uint32_t n,
-                                                  std::uint32_t* out) {
-  const __m256i v = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(words)),
-                                     _mm256_set1_epi32(static_cast<int>(mask)));
-  const __m256i used = _mm256_cmpeq_epi32(_mm256_min_epu32(v, _mm256_set1_epi32(static_cast<int>(n - 1))), v);
-  const auto lanes = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(used)));
-  const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPackTable.lanes[lanes]));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permutevar8x32_epi32(v, order));
-  return static_cast<std::size_t>(__builtin_popcount(lanes));
+// Packs the words of one block from `position` on, 8 at a time, while 8 more
+// indices are wanted (nothing is written past `count`); returns the new k.
+__attribute__((target("avx2"))) std::size_t pack_words(const std::uint32_t* words, int& position, std::uint32_t mask,
+                                                       std::uint32_t n, std::uint32_t* out, std::size_t k,
+                                                       std::size_t count) {
+  const __m256i masks = _mm256_set1_epi32(static_cast<int>(mask));
+  const __m256i largest = _mm256_set1_epi32(static_cast<int>(n - 1));
+  for (; position + 8 <= kWords && count - k >= 8; position += 8) {
+    const __m256i v = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + position)), masks);
+    const __m256i used = _mm256_cmpeq_epi32(_mm256_min_epu32(v, largest), v);
+    const auto lanes = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(used)));
+    const __m256i order = _mm256_load_si256(reinterpret_cast<const __m256i*>(kPackTable.lanes[lanes]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + k), _mm256_permutevar8x32_epi32(v, order));
+    k += static_cast<std::size_t>(__builtin_popcount(lanes));
+  }
+  return k;
 }
 #endif
-
-constexpr int kWords = 624;  // MT19937's state, and one block of its output
 
 std::uint32_t twist(std::uint32_t current, std::uint32_t next, std::uint32_t far) {
   const std::uint32_t y = (current & 0x80000000u) | (next & 0x7fffffffu);
@@ -119,12 +126,8 @@ class MtStream {
     while (k < count) {
       if (position_ == kWords) refill();
 #if EVALCLI_X86_AVX2
-      // 8 words at a time while 8 more indices are wanted: nothing is written past `count`.
       if (avx2) {
-        while (position_ + 8 <= kWords && count - k >= 8) {
-          k += pack8(&words_[static_cast<std::size_t>(position_)], mask, n, out + k);
-          position_ += 8;
-        }
+        k = pack_words(words_.data(), position_, mask, n, out, k, count);
         if (position_ == kWords) continue;
       }
 #endif
