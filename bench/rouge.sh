@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark: evalcli rouge vs rouge-score 0.1.2 and ROUGE-1.5.5.pl on the
 # 11,490 CNN/DM See et al. (2017) pointer-gen-cov summaries, side by side.
-# Prints CPU time (user+sys) and peak RSS of each, and the CPU ratios.
+# Prints CPU time (user+sys) and peak RSS of each, and the CPU ratios; with
+# --bootstrap 1000 also the bootstrap's own cost (the two evalcli runs' difference)
+# as a share of the scoring, and rouge-score's BootstrapAggregator side by side
+# (its mid rouge1 F must equal evalcli's).
 #
 # Usage: bench/rouge.sh [ROUGE_SCORE_CHECKOUT] [ROUGE155_DIR]
 #   ROUGE_SCORE_CHECKOUT: a folder holding the rouge_score package (0.1.2);
@@ -24,6 +27,8 @@ measure() {  # measure COMMAND... -> prints "cpu_seconds peak_kb"
   awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$work/time"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+# The bootstrap's mid rouge1 F of an evalcli JSON report, printed as Python's repr.
+mid_f() { /usr/bin/python3 -c 'import json, sys; print(repr(json.load(open(sys.argv[1]))["types"]["rouge1"]["mid"]["fmeasure"]))' "$1"; }
 
 echo "== rouge-score mode: rouge1/2/L/Lsum, stemming, TAB sentences, 11,490 pairs"
 read -r ours_cpu ours_kb < <(measure "$evalcli" rouge -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
@@ -32,7 +37,10 @@ ours_r1=$(sed -n 's/^  "score": \(.*\),$/\1/p' "$work/out")
 echo "evalcli:      cpu ${ours_cpu}s  rss ${ours_kb}KB  (mean rouge1 F ${ours_r1})"
 read -r boot_cpu boot_kb < <(measure "$evalcli" rouge -r "$summ/reference.txt" -i "$summ/pointer-gen-cov.txt" \
     --stem --sentence-sep tab -f json --bootstrap 1000 --seed 42)
-echo "evalcli+boot: cpu ${boot_cpu}s  rss ${boot_kb}KB"
+ours_mid=$(mid_f "$work/out")
+boot_only=$(awk -v a="$boot_cpu" -v b="$ours_cpu" 'BEGIN { printf "%.3f", a - b }')
+echo "evalcli+boot: cpu ${boot_cpu}s  rss ${boot_kb}KB  (mid rouge1 F ${ours_mid}; the 1000-sample bootstrap" \
+     "alone ${boot_only}s = $(awk -v a="$boot_only" -v b="$ours_cpu" 'BEGIN { printf "%.0f", 100 * a / b }')% of the scoring)"
 if [[ -d "$rs_dir/rouge_score" ]]; then
   cat > "$work/rs.py" <<'PY'
 import math, sys
@@ -45,6 +53,25 @@ PY
   read -r rs_cpu rs_kb < <(PYTHONPATH="$rs_dir" measure /usr/bin/python3 "$work/rs.py" \
       "$summ/pointer-gen-cov.txt" "$summ/reference.txt")
   echo "rouge-score:  cpu ${rs_cpu}s  rss ${rs_kb}KB  (mean rouge1 F $(cat "$work/out"))  -> ratio $(ratio "$rs_cpu" "$ours_cpu")x"
+  # The same scores through BootstrapAggregator() after np.random.seed(42), as HF evaluate runs it.
+  cat > "$work/rs_boot.py" <<'PY'
+import sys
+import numpy as np
+from rouge_score import rouge_scorer, scoring
+sc = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+hyps = open(sys.argv[1]).read().splitlines(); refs = open(sys.argv[2]).read().splitlines()
+aggregator = scoring.BootstrapAggregator()
+for h, r in zip(hyps, refs):
+    aggregator.add_scores(sc.score(r.replace("\t", "\n"), h.replace("\t", "\n")))
+np.random.seed(42)
+print(repr(aggregator.aggregate()["rouge1"].mid.fmeasure))
+PY
+  read -r rsb_cpu rsb_kb < <(PYTHONPATH="$rs_dir" measure /usr/bin/python3 "$work/rs_boot.py" \
+      "$summ/pointer-gen-cov.txt" "$summ/reference.txt")
+  rs_mid=$(cat "$work/out")
+  same_mid=$([[ "$rs_mid" == "$ours_mid" ]] && echo "identical to evalcli's" || echo "DIFFERS from evalcli's ${ours_mid}")
+  echo "rouge-score+BootstrapAggregator: cpu ${rsb_cpu}s  rss ${rsb_kb}KB  (mid rouge1 F ${rs_mid}, ${same_mid})" \
+       " -> ratio $(ratio "$rsb_cpu" "$boot_cpu")x"
 else
   echo "rouge-score:  not found at $rs_dir (skipped)"
 fi

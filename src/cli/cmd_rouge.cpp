@@ -62,6 +62,25 @@ void warn_if_mostly_non_ascii(std::size_t chars, std::size_t non_ascii, bool qui
       100.0 * static_cast<double>(non_ascii) / static_cast<double>(chars));
 }
 
+// ROUGE-1.5.5 runs: what the Perl script does silently, or where it dies and evalcli goes on.
+void warn_rouge155(const Rouge155Metric& metric, bool quiet, Streams& io) {
+  if (quiet) return;
+  const auto& options = metric.options();
+  if (!options.tokenizer.empty() && (options.stem || options.stem_models)) {
+    io.err << "evalcli: warning: --tokenize with -m/-M: ROUGE-1.5.5's Porter stemmer then works on the tokens' hex "
+              "ids (it cuts a final \"e\": 鮮 e9aeae -> e9aea); -m does it on both sides and changes nothing, -M on "
+              "the models only, so such tokens stop matching; leave -m/-M out with --tokenize (docs/rouge.md)\n";
+  }
+  if (metric.uses_byte_tokenizer()) warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_seen(), false, io);
+  if (const std::size_t documents = metric.fatal_in_rouge155(); documents > 0) {
+    io.err << fmt::format(
+        "evalcli: warning: {} document{} a reference without tokens under -w: ROUGE-1.5.5.pl dies there (\"Illegal "
+        "division by zero\" in ROUGE-W, after printing the measures before it); evalcli scores ROUGE-W of such a "
+        "reference 0 and goes on\n",
+        documents, documents == 1 ? " has" : "s have");
+  }
+}
+
 nlohmann::ordered_json prf_json(const PRF& s) {
   return {{"precision", s.precision}, {"recall", s.recall}, {"fmeasure", s.fmeasure}};
 }
@@ -132,6 +151,7 @@ void run_rouge155_setup(RougeCommandOptions o, Rouge155Options options, CLI::App
 
   Rouge155SetupScores scores = score_rouge155_setup(metric, setup, o.rouge155_system);
   for (const auto& warning : scores.warnings) io.err << "evalcli: warning: " << warning << '\n';
+  warn_rouge155(metric, o.output.quiet, io);
   if (cmd->count("--width") == 0) o.output.width = 5;
   if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
   const auto presentation = rouge155_presentation(metric, o.rouge155_output, std::move(scores.eval_ids));
@@ -150,6 +170,7 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
   }
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const auto results = compute_corpus_stats({&metric}, spec, true);
+  warn_rouge155(metric, o.output.quiet, io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
   if (cmd->count("--width") == 0) o.output.width = 5;
   if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);

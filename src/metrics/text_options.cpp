@@ -64,6 +64,9 @@ std::vector<SignatureKey> text_signature_keys(const TextOptionSpecs& specs) {
                       // The version must be one this build reproduces; SacreBLEU's names map to theirs.
                       values.set("tokenize", tokenizer_from_signature(value, tokenizer_options(values))->name());
                     }});
+  }
+  // A metric that reads tok: itself (ROUGE) still prints a tokenizer's dict:/icu:.
+  if (specs.tok_key || specs.jieba) {
     for (const char* key : {"dict", "icu"}) {
       keys.push_back({key, "", [key](const std::string& value, OptionValues& values) {
                         add_tokenizer_field(key, value, values);

@@ -288,3 +288,63 @@ TEST_CASE("ROUGE-1.5.5 -M stems the models where the script does; -m with -M is 
   both.data_dir = "unused";
   CHECK_THROWS_AS(Rouge155Metric(both), evalcli::Error);
 }
+
+// ROUGE-1.5.5.pl (-z SPL file list, -n 2 -w 1.2) on these documents exits 255 with "Illegal
+// division by zero at ROUGE-1.5.5.pl line 2454." after printing ROUGE-1, -2 and -L, both for
+// a raw Chinese model (no ASCII token) and for an empty model; without -w it prints its report.
+TEST_CASE("evalcli rouge --compat rouge155: warnings where ROUGE-1.5.5.pl is silent or dies", "[rouge]") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  const std::string data = (std::filesystem::path(*parent) / "shared/corpora/rouge155-data").string();
+  const evalcli::test::TempFile zh_ref("小明硕士毕业于中国科学院\n"), zh_hyp("他来到了网易杭研大厦 ok\n");
+  const evalcli::test::TempFile empty_ref("\n"), en_hyp("the cat sat\n");
+  auto run = [&](const evalcli::test::TempFile& ref, const evalcli::test::TempFile& hyp, const std::string& flags,
+                 std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"rouge", "--compat", "rouge155", "--rouge155-data", data, "--rouge155-flags",
+                                     flags, "-r", ref.path(), "-i", hyp.path()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto result = evalcli::test::run_cli(args);
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+    return result.err;
+  };
+  const std::string died = "1 document has a reference without tokens under -w: ROUGE-1.5.5.pl dies there";
+  // Raw Chinese: ROUGE's byte tokenizer keeps ASCII only; with -w the script dies.
+  const std::string raw = run(zh_ref, zh_hyp, "-n 2 -w 1.2");
+  CHECK_THAT(raw, Catch::Contains("non-ASCII") && Catch::Contains(died) && Catch::Contains("Illegal division by zero"));
+  const std::string no_w = run(zh_ref, zh_hyp, "-n 2");
+  CHECK_THAT(no_w, Catch::Contains("non-ASCII"));
+  CHECK(no_w.find("dies there") == std::string::npos);
+  CHECK(run(zh_ref, zh_hyp, "-n 2 -w 1.2", {"-q"}).empty());
+  // An empty reference under -w: the same death, no word about scripts.
+  const std::string empty = run(empty_ref, en_hyp, "-n 2 -w 1.2");
+  CHECK_THAT(empty, Catch::Contains(died));
+  CHECK(empty.find("non-ASCII") == std::string::npos);
+  // With a tokenizer the model has tokens: nothing to say, unless -m/-M comes with it.
+  CHECK(run(zh_ref, zh_hyp, "-n 2 -w 1.2", {"--tokenize", "zh-char"}).empty());
+  CHECK_THAT(run(zh_ref, zh_hyp, "-n 2 -m", {"--tokenize", "zh-char"}), Catch::Contains("--tokenize with -m/-M"));
+  CHECK_THAT(run(zh_ref, zh_hyp, "-n 2 -M", {"--tokenize", "zh-char"}), Catch::Contains("--tokenize with -m/-M"));
+  CHECK_THAT(run(zh_ref, zh_hyp, "-n 2", {"--tokenize", "zh-char", "--stem"}), Catch::Contains("--tokenize with -m/-M"));
+}
+
+// What that warning says: on hex ids the stemmer only cuts a final "e" (鮮 = e9aeae), so -m
+// changes nothing and -M (models only) loses the match. ROUGE-1.5.5.pl on the SPL files
+// "e9aeae e9aeaa" (peer and model): Average_R 1.00000, 1.00000 and 0.50000.
+TEST_CASE("ROUGE-1.5.5 stemming on --tokenize's hex ids", "[rouge]") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  auto recall = [&](const std::string& flags) {
+    Rouge155Options o;
+    parse_rouge155_flags(flags, o);
+    o.tokenizer = "zh-char";
+    o.data_dir = (std::filesystem::path(*parent) / "shared/corpora/rouge155-data").string();
+    const Rouge155Metric m(o);
+    std::vector<Stat> stats(m.stat_names().size());
+    const std::u32string refs[] = {U"鮮鮪"};
+    m.segment_stats(U"鮮鮪", refs, stats.data());
+    return stats[0];  // ROUGE-1 R (-n 1 -x) or ROUGE-L R (-x absent, no -n)
+  };
+  CHECK(recall("-n 1 -x -r 10") == 1.0);
+  CHECK(recall("-n 1 -x -r 10 -m") == 1.0);
+  CHECK(recall("-r 10 -M") == 0.5);  // ROUGE-L: the model's e9aeae became e9aea
+}

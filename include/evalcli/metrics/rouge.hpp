@@ -39,6 +39,18 @@ using RougeTokens = std::vector<std::string>;
 // separators, tokens longer than 3 characters stemmed when `stemmer` is set.
 RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterStemmer* stemmer);
 
+// ROUGE's rule for the tokens of a shared-pipeline tokenizer (--tokenize), the
+// same in both modes (docs/rouge.md, signature "+words-v2"): each token of
+// `tokenized` (space-separated tokenizer output) lowercased as Python's
+// str.lower(), kept iff it has a letter, a digit or a Han character (Script=Han:
+// the Kangxi and CJK supplement radicals too).
+RougeTokens rouge_pipeline_words(std::u32string_view tokenized);
+// The signature suffix of that rule after the tokenizer's id ("zh-char-v1+words-v2").
+inline constexpr const char* kRougeWordsRule = "+words-v2";
+// The tok: value of a shared tokenizer with the rule and `suffix` ("+hexids"),
+// then the tokenizer's own fields ("zh-jieba-v1+words-v2|dict:jieba-...").
+std::string rouge_tokenizer_fields(const Tokenizer& tokenizer, const std::string& suffix);
+
 // Tokens as integer ids (equal ids = equal tokens) for the algorithms below.
 using TokenIds = std::vector<int>;
 
@@ -117,6 +129,7 @@ struct RougeScoreOptions {
   std::string sentence_separator_label = "none";
   // A shared-pipeline tokenizer instead of rouge-score's ASCII one (then no stemming).
   std::string tokenizer;  // empty = rouge-score default
+  TokenizerOptions tokenizer_options;  // --jieba-hmm, --jieba-dict
   std::vector<std::string> normalizers;
 };
 
@@ -200,6 +213,7 @@ struct Rouge155Options {
   std::string sentence_separator_label = "none";
   // A shared-pipeline tokenizer: tokens mapped to hex ids (spec section 4).
   std::string tokenizer;
+  TokenizerOptions tokenizer_options;  // --jieba-hmm, --jieba-dict
   std::vector<std::string> normalizers;
 };
 
@@ -241,7 +255,18 @@ class Rouge155Metric : public Metric {
   // -m: the WordNet exception's base form, else the original Porter stem.
   std::string morph_stem(const std::string& token) const;
 
+  // What the command warns about, counted over every document scored so far.
+  // With ROUGE-1.5.5's own byte tokenizer: non-space characters and how many were
+  // non-ASCII (UTF-8 lead bytes; the tokenizer drops them all).
+  bool uses_byte_tokenizer() const { return !pipeline_tokenizer_; }
+  std::size_t chars_seen() const { return chars_seen_.load(); }
+  std::size_t non_ascii_seen() const { return non_ascii_seen_.load(); }
+  // Documents where ROUGE-1.5.5.pl dies ("Illegal division by zero"): under -w,
+  // a model without tokens (ROUGE-W divides by its weighted length, 0).
+  std::size_t fatal_in_rouge155() const { return fatal_documents_.load(); }
+
  private:
+  void count_characters(const std::vector<std::string>& sentences) const;
 
   Rouge155Options options_;
   std::vector<Rouge155Measure> measures_;
@@ -252,6 +277,9 @@ class Rouge155Metric : public Metric {
   text::PorterStemmer stemmer_{text::PorterVariant::rouge155};
   std::unique_ptr<TextPipeline> pipeline_;
   bool pipeline_tokenizer_ = false;
+  mutable std::atomic<std::size_t> chars_seen_{0};
+  mutable std::atomic<std::size_t> non_ascii_seen_{0};
+  mutable std::atomic<std::size_t> fatal_documents_{0};
 };
 
 // One printed ROUGE-1.5.5 average: value strings "%7.5f".

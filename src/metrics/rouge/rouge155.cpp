@@ -368,6 +368,7 @@ Rouge155Metric::Rouge155Metric(Rouge155Options options) : options_(std::move(opt
   PipelineOptions pipeline;
   pipeline.normalizers = o.normalizers;
   pipeline.tokenizer = pipeline_tokenizer_ ? o.tokenizer : "none";
+  pipeline.tokenizer_options = o.tokenizer_options;
   pipeline_ = std::make_unique<TextPipeline>(pipeline);
 }
 
@@ -497,12 +498,11 @@ struct Reader {
 
 std::string Rouge155Metric::sentence_bytes(std::u32string_view piece) const {
   if (pipeline_tokenizer_) {
-    // Non-Latin text: tokens of the chosen tokenizer as hex ids (spec section 4).
+    // Non-Latin text: ROUGE's words of the chosen tokenizer as hex ids (spec section 4).
     std::string bytes;
-    const std::u32string processed = pipeline_->process(piece);
-    for (auto token : text::split(processed)) {
+    for (const auto& word : rouge_pipeline_words(pipeline_->process(piece))) {
       if (!bytes.empty()) bytes += ' ';
-      bytes += to_hex(utf8::encode(token));
+      bytes += to_hex(word);
     }
     return bytes;
   }
@@ -537,9 +537,27 @@ void Rouge155Metric::segment_stats(std::u32string_view hyp, std::span<const std:
   document_stats(spl(hyp), models, out);
 }
 
+void Rouge155Metric::count_characters(const std::vector<std::string>& sentences) const {
+  std::size_t chars = 0, non_ascii = 0;
+  for (const auto& sentence : sentences) {
+    for (const char c : sentence) {
+      const auto b = static_cast<unsigned char>(c);
+      if (b == ' ' || (b >= '\t' && b <= '\r') || (b & 0xC0) == 0x80) continue;  // spaces, UTF-8 continuations
+      ++chars;
+      if (b >= 0x80) ++non_ascii;
+    }
+  }
+  chars_seen_ += chars;
+  non_ascii_seen_ += non_ascii;
+}
+
 void Rouge155Metric::document_stats(std::vector<std::string> peer_sentences,
                                     std::vector<std::vector<std::string>> model_sentences, Stat* out) const {
   const auto& o = options_;
+  if (!pipeline_tokenizer_) {
+    count_characters(peer_sentences);
+    for (const auto& m : model_sentences) count_characters(m);
+  }
   // tr/A-Z/a-z/ on the bytes of every sentence.
   auto lowercase = [](std::vector<std::string>& sentences) {
     for (auto& s : sentences) {
@@ -587,6 +605,7 @@ void Rouge155Metric::document_stats(std::vector<std::string> peer_sentences,
   };
 
   std::size_t slot = 0;
+  bool fatal = false;  // where ROUGE-1.5.5.pl would have died
   for (const auto& measure : measures_) {
     Counts total;
     double best = -1;
@@ -684,7 +703,8 @@ void Rouge155Metric::document_stats(std::vector<std::string> peer_sentences,
           }
         }
         if (weighted) {
-          // ROUGE-1.5.5 dies dividing by a zero base; evalcli scores such a model 0.
+          // ROUGE-1.5.5 dies dividing by a zero base; evalcli scores such a model 0 (and says so).
+          if (base == 0) fatal = true;
           const double score = base > 0 ? std::pow(hit / base, 1 / weight_) : 0.0;
           combine({pow_weight(base, weight_), pow_weight(peer_size, weight_), hit}, score);
         } else {
@@ -704,6 +724,7 @@ void Rouge155Metric::document_stats(std::vector<std::string> peer_sentences,
     slot += 3;
   }
   out[slot] = 1;
+  if (fatal) ++fatal_documents_;
 }
 
 double Rouge155Metric::score(std::span<const Stat> stats) const {
@@ -732,7 +753,7 @@ std::string Rouge155Metric::signature() const {
   if (o.counting != 0) flags += fmt::format(" -t {}", o.counting);
   if (o.word_limit != 0) flags += fmt::format(" -l {}", o.word_limit);
   if (o.byte_limit != 0) flags += fmt::format(" -b {}", o.byte_limit);
-  const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() + "+hexids" : "rouge155-bytes-v1";
+  const std::string tok = pipeline_tokenizer_ ? rouge_tokenizer_fields(pipeline_->tokenizer(), "+hexids") : "rouge155-bytes-v1";
   return fmt::format("compat:rouge155|flags:{}|tok:{}|stem:{}|sent:{}|norm:{}", flags, tok,
                      o.stem || o.stem_models ? stemmer_.id() + "+wordnet2.0-exc" : "no", o.sentence_separator_label,
                      pipeline_->normalizer_chain_id());

@@ -39,11 +39,22 @@ std::vector<RougeScoreType> score_types(const OptionValues& values) {
 }
 
 // tok: rouge-score's or ROUGE-1.5.5's own tokenization, or an evalcli
-// tokenizer (ROUGE-1.5.5 maps its tokens to hex ids: "zh-char-v1+hexids").
+// tokenizer with ROUGE's token rule ("zh-char-v1+words-v2"; ROUGE-1.5.5 then
+// maps the tokens to hex ids: "zh-char-v1+words-v2+hexids").
 void apply_tok(const std::string& value, OptionValues& values) {
   if (value == "rouge-ascii-v1" || value == "rouge155-bytes-v1") return;
-  const std::string id = value.ends_with("+hexids") ? value.substr(0, value.size() - 7) : value;
-  values.set("tokenize", tokenizer_from_signature(id)->name());
+  std::string id = value.ends_with("+hexids") ? value.substr(0, value.size() - 7) : value;
+  if (!id.ends_with(kRougeWordsRule)) {
+    // Earlier evalcli printed no rule: rouge-score mode dropped Han radicals,
+    // ROUGE-1.5.5 mode kept every token unchanged (punctuation, upper case).
+    const bool older = id.find("+words-") == std::string::npos;
+    throw usage_error(fmt::format("signature: 'tok:{}' is ROUGE with the token rule {}, which this evalcli does not "
+                                  "reproduce (it has {}: docs/rouge.md)",
+                                  value, older ? "words-v1 (an older evalcli)" : id.substr(id.find("+words-") + 1),
+                                  std::string(kRougeWordsRule).substr(1)));
+  }
+  id.resize(id.size() - std::string_view(kRougeWordsRule).size());
+  values.set("tokenize", tokenizer_from_signature(id, tokenizer_options(values))->name());
 }
 
 // sent: none / tab / newline / lit[<text>] as printed.
@@ -104,7 +115,6 @@ MetricDefinition make_rouge_definition() {
       .tokenize_help = "a shared-pipeline tokenizer instead of the ASCII one: zh-char, zh-jieba, ja-mecab, intl, char, ...",
       .lowercase = false,
       .tok_key = false,
-      .jieba = false,
       .language = true,
       .language_alias = "--lang"};
   MetricDefinition d;
@@ -185,6 +195,7 @@ RougeScoreOptions rouge_score_options(const OptionValues& values) {
   options.stem = values.flag("stem");
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(values.text("sentence-sep"));
   options.tokenizer = chosen_tokenizer(values, "");  // "": ROUGE's own
+  options.tokenizer_options = tokenizer_options(values);
   options.normalizers = values.list("normalize");
   return options;
 }
@@ -214,6 +225,7 @@ Rouge155Options rouge155_options(const OptionValues& values) {
   }
   std::tie(options.sentence_separator, options.sentence_separator_label) = sentence_separator(values.text("sentence-sep"));
   options.tokenizer = chosen_tokenizer(values, "");  // "": ROUGE's own
+  options.tokenizer_options = tokenizer_options(values);
   options.normalizers = values.list("normalize");
   return options;
 }

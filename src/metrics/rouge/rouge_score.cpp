@@ -1,10 +1,8 @@
 // rouge-score 0.1.2 compatibility (shared/specs/rouge.md section 1).
 #include <fmt/format.h>
-#include <unicode/uchar.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <unordered_map>
 
 #include "evalcli/core/error.hpp"
@@ -100,6 +98,7 @@ RougeScoreMetric::RougeScoreMetric(RougeScoreOptions options) : options_(std::mo
   PipelineOptions pipeline;
   pipeline.normalizers = options_.normalizers;
   pipeline.tokenizer = pipeline_tokenizer_ ? options_.tokenizer : "none";
+  pipeline.tokenizer_options = options_.tokenizer_options;
   pipeline_ = std::make_unique<TextPipeline>(pipeline);
 }
 
@@ -117,18 +116,7 @@ RougeTokens RougeScoreMetric::tokenize(std::u32string_view text) const {
     if (!pipeline_->has_normalizers()) return rouge_score_tokenize(text, stemmer_.get());
     return rouge_score_tokenize(pipeline_->normalize(text), stemmer_.get());
   }
-  // Pipeline tokens, lowercased; tokens without a letter or digit never count.
-  RougeTokens tokens;
-  const std::u32string processed = pipeline_->process(text);
-  for (auto piece : text::split(processed)) {
-    const std::u32string lowered = text::lower(piece);
-    bool keep = false;
-    for (char32_t c : lowered) {
-      keep = keep || (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK)) != 0;
-    }
-    if (keep) tokens.push_back(utf8::encode(lowered));
-  }
-  return tokens;
+  return rouge_pipeline_words(pipeline_->process(text));
 }
 
 std::vector<RougeTokens> RougeScoreMetric::sentences(std::u32string_view text) const {
@@ -331,7 +319,7 @@ std::string RougeScoreMetric::signature() const {
     if (!types.empty()) types += '+';
     types += type.name();
   }
-  const std::string tok = pipeline_tokenizer_ ? pipeline_->tokenizer().id() : "rouge-ascii-v1";
+  const std::string tok = pipeline_tokenizer_ ? rouge_tokenizer_fields(pipeline_->tokenizer(), "") : "rouge-ascii-v1";
   const std::string stem = stemmer_ ? stemmer_->id() : "no";
   return fmt::format("compat:rouge-score-0.1.2|types:{}|tok:{}|stem:{}|sent:{}|norm:{}|multiref:max-f", types, tok,
                      stem, options_.sentence_separator_label, pipeline_->normalizer_chain_id());
@@ -353,68 +341,6 @@ double exact_sum(std::span<const double> values) {
   stats::ExactSum sum;
   for (double x : values) sum.add(x);
   return sum.value();
-}
-
-namespace {
-
-// numpy 1.24 percentile, method "linear", on sorted values.
-double numpy_percentile(const std::vector<double>& sorted, double q) {
-  const double x = q / 100.0;
-  const double v = static_cast<double>(sorted.size() - 1) * x;
-  const double lo_index = std::floor(v);
-  const std::size_t lo = static_cast<std::size_t>(lo_index);
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  const double t = v - lo_index;
-  const double diff = sorted[hi] - sorted[lo];
-  return t < 0.5 ? sorted[lo] + diff * t : sorted[hi] - diff * (1 - t);
-}
-
-}  // namespace
-
-std::vector<RougeInterval> rouge_score_bootstrap(const std::vector<std::vector<PRF>>& rows_by_type, unsigned seed,
-                                                 int n_samples, double confidence) {
-  std::mt19937 generator(seed);  // numpy RandomState(seed): init_genrand(seed)
-  const double d = (1 - confidence) / 2;
-  const double quantiles[3] = {100 * d, 100 * 0.5, 100 * (1 - d)};
-  std::vector<RougeInterval> out;
-  std::vector<std::size_t> indices;
-  for (const auto& rows : rows_by_type) {
-    const std::size_t n = rows.size();
-    if (n == 0) throw input_error("bootstrap needs at least one pair");
-    // np.random.choice(n, n): masked rejection sampling on 32-bit draws.
-    std::uint32_t mask = 0;
-    while (mask < n - 1) mask = (mask << 1) | 1;
-    std::vector<double> means[3];
-    for (auto& m : means) m.reserve(static_cast<std::size_t>(n_samples));
-    indices.resize(n);
-    for (int s = 0; s < n_samples; ++s) {
-      for (std::size_t k = 0; k < n; ++k) {
-        std::uint32_t v = 0;
-        if (n > 1) {
-          do {
-            v = static_cast<std::uint32_t>(generator()) & mask;
-          } while (v > n - 1);
-        }
-        indices[k] = v;
-      }
-      double sums[3] = {0, 0, 0};
-      for (std::size_t k = 0; k < n; ++k) {
-        const PRF& row = rows[indices[k]];
-        sums[0] += row.precision;
-        sums[1] += row.recall;
-        sums[2] += row.fmeasure;
-      }
-      for (int c = 0; c < 3; ++c) means[c].push_back(sums[c] / static_cast<double>(n));
-    }
-    double bounds[3][3];  // [quantile][column]
-    for (int c = 0; c < 3; ++c) {
-      std::sort(means[c].begin(), means[c].end());
-      for (int q = 0; q < 3; ++q) bounds[q][c] = numpy_percentile(means[c], quantiles[q]);
-    }
-    auto prf = [&](int q) { return PRF{bounds[q][0], bounds[q][1], bounds[q][2]}; };
-    out.push_back({prf(0), prf(1), prf(2)});
-  }
-  return out;
 }
 
 }  // namespace evalcli
