@@ -103,17 +103,19 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) 
 }
 
 void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag,
-                            const std::string& seed_flag) {
+                            const std::string& seed_flag, bool paired_tests) {
   cmd->add_flag("--stats", options.stats, "also describe the sentence-level scores (n, mean, stdev, quantiles)");
   cmd->add_flag(confidence_flag, options.confidence, "bootstrap 95% confidence interval (-ci), as SacreBLEU");
   cmd->add_option("--confidence-n", options.confidence_n, "bootstrap resamples (-cin)")->check(CLI::PositiveNumber);
-  cmd->add_flag("--paired-bs", options.paired_bs, "paired bootstrap test of every -i system against the first");
-  cmd->add_option("--paired-bs-n", options.paired_bs_n, "paired bootstrap resamples (-pbsn)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_flag("--paired-ar", options.paired_ar, "paired approximate randomisation test against the first -i system");
-  cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
-      ->check(CLI::NonNegativeNumber);
+  if (paired_tests) {
+    cmd->add_flag("--paired-bs", options.paired_bs, "paired bootstrap test of every -i system against the first");
+    cmd->add_option("--paired-bs-n", options.paired_bs_n, "paired bootstrap resamples (-pbsn)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--paired-ar", options.paired_ar, "paired approximate randomisation test against the first -i system");
+    cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
+    cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
+        ->check(CLI::NonNegativeNumber);
+  }
   if (!seed_flag.empty()) {
     cmd->add_option(seed_flag, options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
   }
