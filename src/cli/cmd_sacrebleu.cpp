@@ -113,13 +113,18 @@ std::vector<std::string> sorted_metric_names(const std::vector<std::string>& req
   return names;
 }
 
-void check_arguments(const SacrebleuArgs& args, std::size_t num_systems) {
-  if (args.num_refs != 1 && args.refs.size() > 1) {
-    throw RawExit(1, "sacreBLEU: The --num-refs argument allows you to provide any number of tab-delimited "
-                     "references in a single file.\nsacreBLEU: You can only use it with externally provided "
-                     "references, however (i.e., not with `-t`), and you cannot then provide multiple "
-                     "reference files.\n");
+// sacrebleu.py's sanity checks, system by system: an empty system, then
+// lengths that differ from a reference's. `prefix`: "sacreBLEU: " unless -q.
+std::string no_sentence_message(const std::string& prefix) { return prefix + "Test set None contains no sentence\n"; }
+std::string length_mismatch_message(const LineCountMismatch& e, const std::string& prefix) {
+  for (const std::size_t lines : e.hyp_lines) {
+    if (lines == 0) return no_sentence_message(prefix);
+    if (std::any_of(e.ref_lines.begin(), e.ref_lines.end(), [&](std::size_t r) { return r != lines; })) break;
   }
+  return prefix + "System and reference streams have different lengths.\n";
+}
+
+void check_arguments(const SacrebleuArgs& args, std::size_t num_systems) {
   const bool paired = args.paired_bs || args.paired_ar;
   if (args.sentence_level) {
     if (num_systems > 1) throw RawExit(1, "sacreBLEU: Only one system can be evaluated in sentence-level mode.\n");
@@ -149,6 +154,14 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   // Under -q no logging handler is set up and Python's last-resort handler prints the bare message.
   if (args.sentence_level && args.metrics.size() > 1) {
     throw RawExit(1, std::string(args.quiet ? "" : "sacreBLEU: ") + "Only one metric can be used in sentence-level mode.\n");
+  }
+  if (args.num_refs != 1 && args.refs.size() > 1) {
+    const std::string prefix = args.quiet ? "" : "sacreBLEU: ";
+    throw RawExit(1, prefix + "The --num-refs argument allows you to provide any number of tab-delimited references "
+                              "in a single file.\n" +
+                         prefix + "You can only use it with externally provided references, however (i.e., not "
+                                  "with `-t`),\n" +
+                         prefix + "and you cannot then provide multiple reference files.\n");
   }
   if (args.encoding != "utf-8" && args.encoding != "utf8" && args.encoding != "UTF-8") {
     throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 only (got -e {})\n", args.encoding));
@@ -189,9 +202,13 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
     std::vector<std::string> unique;
     for (const auto& path : *args.inputs) {
       if (std::find(unique.begin(), unique.end(), path) != unique.end()) {
-        if (paired && path == unique.front()) continue;
-        throw RawExit(1, fmt::format("sacreBLEU: '{}' already used to name a system.\nsacreBLEU: Make sure to "
-                                     "have a different basename for each system.\n", path));
+        if (paired && path == unique.front()) {
+          if (!args.quiet) io.err << fmt::format("sacreBLEU: Ignoring {} as it was also given as the baseline.\n", python_repr(path));
+          continue;
+        }
+        const std::string prefix = args.quiet ? "" : "sacreBLEU: ";
+        throw RawExit(1, fmt::format("{}{} already used to name a system.\n{}Make sure to have a different basename "
+                                     "for each system.\n", prefix, python_repr(path), prefix));
       }
       unique.push_back(path);
     }
@@ -202,13 +219,16 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   std::vector<std::vector<SystemStats>> results;
   try {
     results = compute_corpus_stats(metric_ptrs, spec, need_rows);
-  } catch (const LineCountMismatch&) {
-    throw RawExit(1, "sacreBLEU: System and reference streams have different lengths.\n");
+  } catch (const LineCountMismatch& e) {
+    throw RawExit(1, length_mismatch_message(e, args.quiet ? "" : "sacreBLEU: "));
+  } catch (const EmptyInput&) {
+    throw RawExit(1, no_sentence_message(args.quiet ? "" : "sacreBLEU: "));
   } catch (const TabFieldMismatch& e) {
     if (spec.hyp_paths.empty() && std::string(e.what()).rfind("<stdin>", 0) == 0) {
       throw RawExit(17, "sacreBLEU: FATAL: the number of tab-delimited fields in the input stream differ across lines.\n");
     }
-    throw RawExit(17, fmt::format("sacreBLEU: FATAL: {}\n", e.what()));
+    throw RawExit(17, fmt::format("{}FATAL: line {}: expected {} fields, but found {}.\n", args.quiet ? "" : "sacreBLEU: ",
+                                  e.line, e.expected, e.found));
   } catch (const RawExit&) {
     throw;
   } catch (const Error& e) {

@@ -19,18 +19,6 @@ std::string upper(std::string text) {
   return text;
 }
 
-// Python's repr() of a str, enough for file names in log lines.
-std::string python_repr(const std::string& text) {
-  const bool use_double = text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
-  const char quote = use_double ? '"' : '\'';
-  std::string out(1, quote);
-  for (char c : text) {
-    if (c == '\\' || c == quote) out += '\\';
-    out += c;
-  }
-  return out + quote;
-}
-
 std::string p_value_text(double p) { return fmt::format("(p = {:.4f})", p) + (p > 0.05 ? "" : "*"); }
 
 std::string optional_repr(const std::optional<double>& value) {

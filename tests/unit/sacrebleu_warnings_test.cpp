@@ -13,6 +13,7 @@ using evalcli::test::run_cli;
 namespace {
 
 const std::filesystem::path kFolder = evalcli::test::source_dir() / "tests/data/sacrebleu_warnings";
+const std::filesystem::path kMessages = evalcli::test::source_dir() / "tests/data/sacrebleu_messages";
 
 // The golden's system names are relative to its folder: run from there.
 class InFolder {
@@ -34,8 +35,8 @@ struct Golden {
   std::vector<std::string> args;  // after "sacrebleu"
 };
 
-std::vector<Golden> goldens() {
-  std::ifstream in(kFolder / "commands.txt");
+std::vector<Golden> goldens(const std::filesystem::path& folder = kFolder) {
+  std::ifstream in(folder / "commands.txt");
   std::vector<Golden> cases;
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
@@ -63,6 +64,28 @@ TEST_CASE("evalcli sacrebleu: SacreBLEU's warnings on stderr, byte for byte", "[
     CHECK(result.exit_code == golden.exit_code);
     CHECK(result.err == evalcli::test::read_file(golden.name + ".stderr"));
   }
+}
+
+TEST_CASE("evalcli sacrebleu: SacreBLEU's error messages and exit codes, byte for byte", "[sacrebleu][messages]") {
+  const auto cases = goldens(kMessages);
+  REQUIRE(cases.size() == 15);
+  const InFolder here(kMessages);
+  for (const auto& golden : cases) {
+    INFO(golden.name);
+    std::vector<std::string> args = {"sacrebleu"};
+    args.insert(args.end(), golden.args.begin(), golden.args.end());
+    const auto result = run_cli(args);
+    CHECK(result.exit_code == golden.exit_code);
+    CHECK(result.err == evalcli::test::read_file(golden.name + ".stderr"));
+  }
+}
+
+TEST_CASE("evalcli sacrebleu -b prints fixed decimals in JSON mode too, as SacreBLEU 2.6.0", "[sacrebleu]") {
+  // PYTHONPATH=<checkout> /usr/bin/python3 -m sacrebleu one.ref -i one.ref -m ter bleu -b -w 4 (in kMessages)
+  const InFolder here(kMessages);
+  CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.ref", "-m", "ter", "bleu", "-b", "-w", "4"}).out ==
+        "[\n100.0000,\n0.0000\n]\n");
+  CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.hyp", "-m", "ter", "-b", "-w", "3"}).out == "22.222\n");
 }
 
 TEST_CASE("evalcli sacrebleu --tokenize lists only what it can run, with argparse's error", "[sacrebleu]") {

@@ -50,8 +50,7 @@ TEST_CASE("TER references tokenized twice: 16 tercom settings x 2 corpora, as Sa
     const Corpus files = corpus(c.at("corpus").get<std::string>());
     INFO(c.at("json_command").get<std::string>());
     // evalcli sacrebleu: SacreBLEU's whole stdout, byte for byte (its version:2.6.0 is evalcli's, as in
-    // tests/conformance). Not `-b -w 4` here: evalcli sacrebleu prints Python's float repr for -b in
-    // JSON mode ("0.0", "20.0") where SacreBLEU prints "0.0000", a separate, older difference.
+    // tests/conformance); -b is tested in sacrebleu_warnings_test.cpp.
     CHECK(out_of(with({"sacrebleu", files.ref.path(), "-i", files.hyp.path(), "-m", "ter"}, c.at("flags"))) ==
           with_evalcli_version(c.at("json").get<std::string>()));
     CHECK(out_of(with({"sacrebleu", files.ref.path(), "-i", files.hyp.path(), "-m", "ter", "-f", "text", "-w", "4"},
