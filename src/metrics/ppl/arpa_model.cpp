@@ -630,9 +630,14 @@ void ArpaParser::parse_ngram(int n, bool highest, std::uint64_t index, std::uint
 }
 
 void ArpaParser::add_ngram(int n, bool highest, const PendingNgram& pending, const std::uint64_t* suffix_keys) {
-  // The context (first n-1 words) must be an (n-1)-gram of the model.
-  if (n > 2 && model_.middle[static_cast<std::size_t>(n - 1)].find(pending.context) == nullptr) {
-    fail_at(pending.line_number, fmt::format("The context of every {}-gram should appear as a {}-gram", n, n - 1));
+  // The context (first n-1 words) must be an (n-1)-gram of the model (valid
+  // until middle[n - 1] grows, which only the blanks below can make it do).
+  MiddleEntry* context = nullptr;
+  if (n > 2) {
+    context = model_.middle[static_cast<std::size_t>(n - 1)].find(pending.context);
+    if (context == nullptr) {
+      fail_at(pending.line_number, fmt::format("The context of every {}-gram should appear as a {}-gram", n, n - 1));
+    }
   }
   // Of duplicate entries the first is kept: KenLM's probing tables insert the
   // repeat after it, where no look-up reaches.
@@ -644,7 +649,7 @@ void ArpaParser::add_ngram(int n, bool highest, const PendingNgram& pending, con
                                                               inserted);
   }
   if (!inserted) return;
-  mark_context_extended(static_cast<std::size_t>(n - 1), pending.context, pending.context_last);
+  mark_extended(context != nullptr ? context->backoff : model_.unigrams[pending.context_last].backoff);
   insert_blank_suffixes(n, pending, suffix_keys);
 }
 
