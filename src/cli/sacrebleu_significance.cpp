@@ -70,12 +70,22 @@ std::string explanation(const SacrebleuArgs& args, const std::string& baseline) 
   return out;
 }
 
+// SACREBLEU_SEED as SacreBLEU reads it; where int() or numpy refuses it SacreBLEU
+// dies of a ValueError (exit 1): one line here.
+stats::Seed sacrebleu_seed() {
+  try {
+    return stats::resolve_seed(std::nullopt);
+  } catch (const Error& e) {
+    throw RawExit(1, fmt::format("sacreBLEU: error: {}\n", e.what()));
+  }
+}
+
 }  // namespace
 
 std::string render_single_system_confidence(const SacrebleuRun& run) {
   const auto& args = run.args;
   const bool json = args.format == "json";
-  const stats::Seed seed = stats::resolve_seed(std::nullopt);
+  const stats::Seed seed = sacrebleu_seed();
   const auto samples = static_cast<std::size_t>(args.confidence_n);
   const std::vector<SacrebleuField> extra = {{"bs", "bs", std::to_string(samples)}, {"seed", "rs", seed.text}};
   std::vector<std::string> results;
@@ -121,7 +131,7 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
   stats::PairedTestOptions options;
   options.kind = args.paired_bs ? stats::PairedTestKind::bootstrap : stats::PairedTestKind::randomization;
   options.samples = static_cast<std::size_t>(std::max(0, args.paired_bs ? args.paired_bs_n : args.paired_ar_n));
-  options.seed = stats::resolve_seed(std::nullopt);
+  options.seed = sacrebleu_seed();
   options.jobs = static_cast<unsigned>(std::max(0, args.paired_jobs));
 
   std::vector<std::vector<stats::StatMatrix>> matrices(run.metrics.size());

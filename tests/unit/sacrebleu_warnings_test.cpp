@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "evalcli/core/version.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::test::run_cli;
@@ -86,6 +87,35 @@ TEST_CASE("evalcli sacrebleu -b prints fixed decimals in JSON mode too, as Sacre
   CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.ref", "-m", "ter", "bleu", "-b", "-w", "4"}).out ==
         "[\n100.0000,\n0.0000\n]\n");
   CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.hyp", "-m", "ter", "-b", "-w", "3"}).out == "22.222\n");
+}
+
+TEST_CASE("evalcli sacrebleu: SACREBLEU_SEED as Python's int() reads it; a seed SacreBLEU refuses exits 1", "[sacrebleu]") {
+  // SACREBLEU_SEED=4_2 PYTHONPATH=<checkout> /usr/bin/python3 -m sacrebleu one.ref -i one.hyp -ci -cin 5 -f text
+  // (in kMessages; " 0042" and "+42" print the same but for the seed field, which is the text as given).
+  const InFolder here(kMessages);
+  const std::vector<std::string> args = {"sacrebleu", "one.ref", "-i", "one.hyp", "-ci", "-cin", "5", "-f", "text"};
+  struct Seed {
+    const char* text;
+    int exit_code;
+  };
+  for (const Seed seed : {Seed{"4_2", 0}, Seed{" 0042", 0}, Seed{"+42", 0}, Seed{"-1", 1}, Seed{"4__2", 1},
+                          Seed{"_42", 1}, Seed{"42_", 1}, Seed{"42.0", 1}, Seed{"", 1}}) {
+    INFO(seed.text);
+    ::setenv("SACREBLEU_SEED", seed.text, 1);
+    const auto result = run_cli(args);
+    ::unsetenv("SACREBLEU_SEED");
+    CHECK(result.exit_code == seed.exit_code);
+    if (seed.exit_code == 0) {
+      CHECK(result.out == "BLEU|nrefs:1|bs:5|seed:" + std::string(seed.text) +
+                              "|case:mixed|eff:no|tok:13a|smooth:exp|version:" + evalcli::evalcli_version_tag() +
+                              " = 50.0 (μ = 50.7 ± 1.9) 80.0/62.5/50.0/25.0 (BP = 1.000 ratio = 1.111 hyp_len = 10 "
+                              "ref_len = 9)\n");
+    } else {
+      // SacreBLEU dies of int()'s or numpy's ValueError (a traceback); evalcli prints one line.
+      CHECK(result.err.rfind("sacreBLEU: error: SACREBLEU_SEED: ", 0) == 0);
+      CHECK(result.out.empty());
+    }
+  }
 }
 
 TEST_CASE("evalcli sacrebleu --tokenize lists only what it can run, with argparse's error", "[sacrebleu]") {
