@@ -75,6 +75,35 @@ const std::vector<std::string>& runnable_tokenizers() {
   return names;
 }
 
+// SacreBLEU 2.6.0's argparse usage, as its console script `sacrebleu` prints it
+// at argparse's default width of 80 columns (COLUMNS unset, no terminal).
+constexpr const char* kSacrebleuUsage = R"(usage: sacrebleu [-h] [--citation] [--list] [--test-set TEST_SET]
+                 [--language-pair LANGPAIR] [--origlang ORIGLANG]
+                 [--subset SUBSET] [--download DOWNLOAD]
+                 [--echo ECHO [ECHO ...]] [--input [INPUT ...]]
+                 [--num-refs NUM_REFS] [--encoding ENCODING]
+                 [--metrics {bleu,chrf,ter} [{bleu,chrf,ter} ...]]
+                 [--sentence-level] [--smooth-method {none,floor,add-k,exp}]
+                 [--smooth-value BLEU_SMOOTH_VALUE]
+                 [--tokenize {none,zh,13a,intl,char,ja-mecab,ko-mecab,spm,flores101,flores200,spBLEU-1K}]
+                 [--lowercase] [--force] [--chrf-char-order CHRF_CHAR_ORDER]
+                 [--chrf-word-order CHRF_WORD_ORDER] [--chrf-beta CHRF_BETA]
+                 [--chrf-whitespace] [--chrf-lowercase] [--chrf-eps-smoothing]
+                 [--ter-case-sensitive] [--ter-asian-support] [--ter-no-punct]
+                 [--ter-normalized] [--confidence]
+                 [--confidence-n CONFIDENCE_N] [--paired-ar | --paired-bs]
+                 [--paired-ar-n PAIRED_AR_N] [--paired-bs-n PAIRED_BS_N]
+                 [--paired-jobs PAIRED_JOBS] [--quiet] [--short]
+                 [--score-only] [--width WIDTH] [--detail] [--no-color]
+                 [--format {json,text,latex}] [--version]
+                 [refs ...]
+)";
+
+// argparse's error: the usage, then "PROG: error: MESSAGE", exit 2.
+[[noreturn]] void argparse_error(const std::string& message) {
+  throw RawExit(2, std::string(kSacrebleuUsage) + "sacrebleu: error: " + message + "\n");
+}
+
 // argparse's refusal of a --tokenize value, as SacreBLEU's usage error (exit 2).
 void check_tokenize_choice(const std::optional<std::string>& tokenize) {
   if (!tokenize) return;
@@ -82,8 +111,7 @@ void check_tokenize_choice(const std::optional<std::string>& tokenize) {
   if (std::find(names.begin(), names.end(), *tokenize) != names.end()) return;
   std::string choices;
   for (const auto& name : names) choices += (choices.empty() ? "'" : ", '") + name + "'";
-  throw RawExit(2, fmt::format("sacrebleu: error: argument --tokenize/-tok: invalid choice: '{}' (choose from {})\n",
-                               *tokenize, choices));
+  argparse_error(fmt::format("argument --tokenize/-tok: invalid choice: '{}' (choose from {})", *tokenize, choices));
 }
 
 // SacreBLEU's BLEU.__init__ hint when -l names a target whose tokenizer is not the one given.
@@ -147,7 +175,10 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
     if (value == "json" || value == "text" || value == "latex") args.format = value;
   }
   if (args.paired_bs && args.paired_ar) {
-    throw RawExit(2, "sacrebleu: error: argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs\n");
+    // argparse names the one of the exclusive pair that came second.
+    const bool bs_first = args.first_paired_test == "--paired-bs";
+    argparse_error(fmt::format("argument {}: not allowed with argument {}", bs_first ? "--paired-ar/-par" : "--paired-bs/-pbs",
+                               bs_first ? "--paired-bs/-pbs" : "--paired-ar/-par"));
   }
   check_tokenize_choice(args.tokenize);
   // sacrebleu.py main(), before anything is read; counted before duplicates go (-m bleu bleu).
@@ -318,7 +349,15 @@ void add_sacrebleu_command(CLI::App& app, Streams& io) {
   cmd->add_flag("--paired-ar", a->paired_ar);
   cmd->add_option("--paired-ar-n", a->paired_ar_n);
   cmd->add_option("-j,--paired-jobs", a->paired_jobs);
-  cmd->callback([a, &io] { run_sacrebleu(*a, io); });
+  cmd->callback([a, &io, cmd] {
+    for (const CLI::Option* option : cmd->parse_order()) {
+      if (option->get_name() == "--paired-bs" || option->get_name() == "--paired-ar") {
+        a->first_paired_test = option->get_name();
+        break;
+      }
+    }
+    run_sacrebleu(*a, io);
+  });
 }
 
 }  // namespace evalcli::cli
