@@ -186,7 +186,9 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
   }
   std::string out = args.format == "latex" ? latex_booktabs(headers, rows) : fancy_grid(headers, rows);
   out += "\n";
-  out += explanation(args, names[0]);
+  // print_results_table takes the baseline's name from a row "Baseline: NAME"; systems read from
+  // stdin have a plain "Baseline", and the explanation then names none.
+  out += explanation(args, names[0].starts_with("Baseline:") ? names[0] : std::string());
   out += "-----------------\nMetric signatures\n-----------------\n";
   const std::string seed_text = options.seed.value ? std::to_string(*options.seed.value) : "none";
   const std::vector<SacrebleuField> extra = {

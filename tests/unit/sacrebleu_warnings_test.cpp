@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "conformance/sacrebleu_golden.hpp"
 #include "evalcli/core/version.hpp"
 #include "support/test_support.hpp"
 
@@ -116,6 +117,17 @@ TEST_CASE("evalcli sacrebleu: SACREBLEU_SEED as Python's int() reads it; a seed 
       CHECK(result.out.empty());
     }
   }
+}
+
+TEST_CASE("evalcli sacrebleu: paired tests of systems on stdin name no baseline in the text explanation", "[sacrebleu]") {
+  // PYTHONPATH=<checkout> /usr/bin/python3 -m sacrebleu one.ref --paired-bs --paired-bs-n 10 -f text
+  //   < systems.tsv > paired_stdin_text.stdout (in kMessages; systems.tsv = paste one.hyp two.hyp):
+  // print_results_table takes the name from a row "Baseline: NAME", and stdin's baseline is "Baseline".
+  const InFolder here(kMessages);
+  const auto result = run_cli({"sacrebleu", "one.ref", "--paired-bs", "--paired-bs-n", "10", "-f", "text"},
+                              evalcli::test::read_file("systems.tsv"));
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == evalcli::test::with_evalcli_version(evalcli::test::read_file("paired_stdin_text.stdout")));
 }
 
 TEST_CASE("evalcli sacrebleu --tokenize lists only what it can run, with argparse's error", "[sacrebleu]") {
