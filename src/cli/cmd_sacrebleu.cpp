@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <ostream>
@@ -98,6 +99,34 @@ constexpr const char* kSacrebleuUsage = R"(usage: sacrebleu [-h] [--citation] [-
                  [--format {json,text,latex}] [--version]
                  [refs ...]
 )";
+
+// The codec Python's codecs.lookup() finds for `name`, of the two evalcli reads:
+// "utf_8", "latin_1", or "" for any other. Python first lowercases the name and
+// turns each run of other characters than letters, digits and '.' into one '_'
+// (encodings.normalize_encoding), then looks up encodings.aliases. Latin-1 is the
+// one 8-bit codec whose table is bytes = code points in Python and ICU alike.
+std::string python_codec(const std::string& name) {
+  std::string normalized;
+  bool punctuation = false;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '.') {
+      if (punctuation && !normalized.empty()) normalized += '_';
+      normalized += static_cast<char>(std::tolower(u));
+      punctuation = false;
+    } else {
+      punctuation = true;
+    }
+  }
+  static const std::vector<std::string> utf_8 = {"utf_8", "u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4", "cp65001"};
+  static const std::vector<std::string> latin_1 = {"latin_1",   "8859",         "cp819",           "csisolatin1",
+                                                   "ibm819",    "iso8859",      "iso8859_1",       "iso_8859_1",
+                                                   "iso_8859_1_1987", "iso_ir_100", "l1",        "latin", "latin1"};
+  for (const auto* names : {&utf_8, &latin_1}) {
+    if (std::find(names->begin(), names->end(), normalized) != names->end()) return names->front();
+  }
+  return "";
+}
 
 // argparse's error: the usage, then "PROG: error: MESSAGE", exit 2.
 [[noreturn]] void argparse_error(const std::string& message) {
@@ -194,8 +223,9 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
                                   "with `-t`),\n" +
                          prefix + "and you cannot then provide multiple reference files.\n");
   }
-  if (args.encoding != "utf-8" && args.encoding != "utf8" && args.encoding != "UTF-8") {
-    throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 only (got -e {})\n", args.encoding));
+  const std::string encoding = python_codec(args.encoding);
+  if (encoding.empty()) {
+    throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 and Latin-1 only (got -e {})\n", args.encoding));
   }
   if (args.refs.empty()) {
     throw RawExit(1, "sacreBLEU: I need either a predefined test set (-t) or a list of references\n");
@@ -224,6 +254,7 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   spec.tab_separated_refs = args.num_refs > 1 ? args.num_refs : 0;
   if (args.inputs) spec.hyp_paths = *args.inputs;
   spec.stdin_stream = &io.in;
+  spec.latin1 = encoding == "latin_1";
   TextScan scan;  // BLEU's tokenized-period count (metrics/base.py)
   if (bleu && !args.force && !args.sentence_level) scan_while_reading(spec, scan);
 

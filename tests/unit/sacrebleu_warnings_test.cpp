@@ -130,6 +130,27 @@ TEST_CASE("evalcli sacrebleu: paired tests of systems on stdin name no baseline 
   CHECK(result.out == evalcli::test::with_evalcli_version(evalcli::test::read_file("paired_stdin_text.stdout")));
 }
 
+TEST_CASE("evalcli sacrebleu -e latin-1 decodes ISO-8859-1 files as SacreBLEU 2.6.0 (Python's codec names)", "[sacrebleu]") {
+  const InFolder here(kMessages);  // latin1.stdout: README.md there
+  const std::string expected = evalcli::test::with_evalcli_version(evalcli::test::read_file("latin1.stdout"));
+  for (const std::string encoding : {"latin-1", "ISO-8859-1", "L1", "iso 8859 1", "latin1"}) {
+    INFO(encoding);
+    const auto result =
+        run_cli({"sacrebleu", "latin1.ref", "-i", "latin1.hyp", "-e", encoding, "-m", "bleu", "chrf", "-f", "text"});
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == expected);
+  }
+  // Python's cp1252 and ICU's windows-1252 differ on undefined bytes: refused, exit 1 as an unknown codec.
+  for (const std::string encoding : {"cp1252", "foo"}) {
+    const auto result = run_cli({"sacrebleu", "latin1.ref", "-i", "latin1.hyp", "-e", encoding});
+    CHECK(result.exit_code == 1);
+    CHECK(result.out.empty());
+  }
+  // UTF-8 under Python's names for it.
+  CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.hyp", "-e", "UTF_8", "-b"}).exit_code == 0);
+  CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.hyp", "-e", "u8", "-b"}).exit_code == 0);
+}
+
 TEST_CASE("evalcli sacrebleu --tokenize lists only what it can run, with argparse's error", "[sacrebleu]") {
   const std::string ref = (kFolder / "zh.ref").string();
   const std::string paired_both = evalcli::test::read_file(kMessages / "paired_both.stderr");
