@@ -326,7 +326,7 @@ nlohmann::ordered_json build_report(const Scorers& scorers, const std::string& s
   const nlohmann::json details = metric.details(stats.totals);
   for (auto it = details.begin(); it != details.end(); ++it) report[it.key()] = it.value();
   if (analysis != nullptr) {
-    if (analysis->distribution[s]) report["sentence_scores"] = stats::to_json(*analysis->distribution[s]);
+    if (analysis->distribution[s]) report["sentence_scores"] = stats::to_json(*analysis->distribution[s], metric.corpus_score_is_mean());
     if (analysis->confidence[s]) {
       report["confidence"] = interval_json(*analysis->confidence[s], analysis->confidence_n, analysis->seed);
     }
@@ -411,9 +411,9 @@ std::string statistics_lines(const StatsModel& metric, const Analysis& analysis,
 std::string distribution_line(const StatsModel& metric, const stats::Distribution& d, int width) {
   auto f = [&](double v) { return format_fixed(v, width); };
   return fmt::format(
-      "  sentence-level {} (n = {}; their mean is not the corpus score): mean {} stdev {} | min {} p5 {} p25 {} "
+      "  sentence-level {} (n = {}; their mean {} the corpus score): mean {} stdev {} | min {} p5 {} p25 {} "
       "median {} p75 {} p95 {} max {}\n",
-      metric.name(), d.n, f(d.mean), f(d.stdev), f(d.min), f(d.p5), f(d.p25), f(d.median), f(d.p75), f(d.p95),
+      metric.name(), d.n, metric.corpus_score_is_mean() ? "is" : "is not", f(d.mean), f(d.stdev), f(d.min), f(d.p5), f(d.p25), f(d.median), f(d.p75), f(d.p95),
       f(d.max));
 }
 
