@@ -86,3 +86,37 @@ TEST_CASE("impossible statistics in a shard are refused, naming file and field",
     check_refused(*edited_shard("bleu", [](nlohmann::json& j) { j["stat_names"][0] = "sys_len"; }), "stat_names");
   }
 }
+
+TEST_CASE("METEOR and perplexity shards are checked against their domains", "[stats][shard]") {
+  auto row0 = [](nlohmann::json& json) -> nlohmann::json& { return json["systems"][0]["rows"][0]; };
+  SECTION("a negative METEOR match count") {
+    check_refused(*edited_shard("meteor", [&](nlohmann::json& j) { row0(j)[2] = -1.0; }), "matches = -1");
+  }
+  // A small bigram model and a text it scores: ARPA-mode rows are
+  // [log10_total, oov_log10_total, tokens, oovs, words, lines, chars, bytes].
+  const TempFile lm(
+      "\\data\\\nngram 1=5\nngram 2=3\n\n\\1-grams:\n-1.0\t<unk>\n-99\t<s>\t-0.5\n-0.7\t</s>\n-0.5\ta\t-0.3\n"
+      "-0.6\tb\t-0.2\n\n\\2-grams:\n-0.1\t<s> a\n-0.1\ta b\n-0.2\tb </s>\n\n\\end\\\n",
+      ".arpa");
+  const TempFile text("a b\nb a c\n"), shard("", ".json");
+  REQUIRE(run_cli({"ppl", "--lm", lm.path(), "-i", text.path(), "--stats-out", shard.path()}).exit_code == 0);
+  const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+    auto json = nlohmann::json::parse(evalcli::test::read_file(shard.path()));
+    edit(json);
+    return std::make_unique<TempFile>(json.dump(), ".json");
+  };
+  SECTION("a fractional token count") {
+    check_refused(*edited([&](nlohmann::json& j) {
+      row0(j)[2] = 2.5;
+      j["systems"][0]["totals"][2] = j["systems"][0]["totals"][2].get<double>() - 3.0 + 2.5;
+    }),
+                  "tokens = 2.5 is not a whole number");
+  }
+  SECTION("more OOVs than tokens") {
+    check_refused(*edited([&](nlohmann::json& j) {
+      row0(j)[3] = 7.0;
+      j["systems"][0]["totals"][3] = j["systems"][0]["totals"][3].get<double>() + 7.0;
+    }),
+                  "oovs = 7 is more than tokens");
+  }
+}

@@ -58,6 +58,11 @@ class NltkMeteor : public Metric {
   // [score_sum, segments, matches, chunks, hyp_len, ref_len]: the first two give
   // the mean; the others (of the best reference) the summed-statistics score.
   std::vector<std::string> stat_names() const override;
+  // Non-negative sums; segments a count.
+  StatDomain stat_domain() const override {
+    constexpr StatKind nonnegative = StatKind::nonnegative;
+    return {{nonnegative, StatKind::count, nonnegative, nonnegative, nonnegative, nonnegative}, {}};
+  }
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;

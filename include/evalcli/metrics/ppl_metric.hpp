@@ -30,6 +30,8 @@ class PplMetric : public StatsModel {
   PplMetric(Mode mode, std::string fields) : mode_(mode), fields_(std::move(fields)) {}
   std::string name() const override { return "PPL"; }
   std::vector<std::string> stat_names() const override;
+  // Counts (OOVs at most the tokens; documents without text at most the documents); log-probabilities real.
+  StatDomain stat_domain() const override;
   // Perplexity including OOVs (ARPA) or per token (log-probs) of summed statistics.
   double score(std::span<const Stat> stats) const override;
   std::string signature() const override { return fields_; }

@@ -88,6 +88,12 @@ std::vector<std::string> PplMetric::stat_names() const {
   return {"logprob_sum_nats", "docs", "scored_tokens", "chars", "bytes", "words_lm_eval", "docs_without_text"};
 }
 
+StatDomain PplMetric::stat_domain() const {
+  constexpr StatKind real = StatKind::real, count = StatKind::count;
+  if (mode_ == Mode::arpa) return {{real, real, count, count, count, count, count, count}, {{3, 2}}};  // oovs <= tokens
+  return {{real, count, count, count, count, count, count}, {{6, 1}}};  // docs_without_text <= docs
+}
+
 nlohmann::json PplMetric::details(std::span<const Stat> stats) const {
   return mode_ == Mode::arpa ? nlohmann::json(arpa_stats(stats).to_json()) : nlohmann::json(logprob_stats(stats).to_json());
 }
