@@ -37,7 +37,7 @@ struct Golden {
   std::vector<std::string> args;  // after "sacrebleu"
 };
 
-std::vector<Golden> goldens(const std::filesystem::path& folder = kFolder) {
+std::vector<Golden> goldens(const std::filesystem::path& folder) {
   std::ifstream in(folder / "commands.txt");
   std::vector<Golden> cases;
   for (std::string line; std::getline(in, line);) {
@@ -54,10 +54,13 @@ std::vector<Golden> goldens(const std::filesystem::path& folder = kFolder) {
 
 }  // namespace
 
-TEST_CASE("evalcli sacrebleu: SacreBLEU's warnings on stderr, byte for byte", "[sacrebleu][warnings]") {
-  const auto cases = goldens();
-  REQUIRE(cases.size() == 16);
-  const InFolder here(kFolder);
+namespace {
+
+// Runs every golden of `folder` (from inside it) and compares exit code and stderr.
+void check_stderr_goldens(const std::filesystem::path& folder, std::size_t expected_cases) {
+  const auto cases = goldens(folder);
+  REQUIRE(cases.size() == expected_cases);
+  const InFolder here(folder);
   for (const auto& golden : cases) {
     INFO(golden.name);
     std::vector<std::string> args = {"sacrebleu"};
@@ -68,18 +71,14 @@ TEST_CASE("evalcli sacrebleu: SacreBLEU's warnings on stderr, byte for byte", "[
   }
 }
 
+}  // namespace
+
+TEST_CASE("evalcli sacrebleu: SacreBLEU's warnings on stderr, byte for byte", "[sacrebleu][warnings]") {
+  check_stderr_goldens(kFolder, 16);
+}
+
 TEST_CASE("evalcli sacrebleu: SacreBLEU's error messages and exit codes, byte for byte", "[sacrebleu][messages]") {
-  const auto cases = goldens(kMessages);
-  REQUIRE(cases.size() == 17);
-  const InFolder here(kMessages);
-  for (const auto& golden : cases) {
-    INFO(golden.name);
-    std::vector<std::string> args = {"sacrebleu"};
-    args.insert(args.end(), golden.args.begin(), golden.args.end());
-    const auto result = run_cli(args);
-    CHECK(result.exit_code == golden.exit_code);
-    CHECK(result.err == evalcli::test::read_file(golden.name + ".stderr"));
-  }
+  check_stderr_goldens(kMessages, 17);
 }
 
 TEST_CASE("evalcli sacrebleu -b prints fixed decimals in JSON mode too, as SacreBLEU 2.6.0", "[sacrebleu]") {
