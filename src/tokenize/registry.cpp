@@ -98,8 +98,10 @@ void check_tokenizer_fields(const Tokenizer& tokenizer,
     const std::string& name = key;
     auto it = std::find_if(own.begin(), own.end(), [&](const auto& f) { return f.first == name; });
     if (it == own.end()) {
-      throw usage_error(fmt::format("signature field '{}:{}' does not apply to tokenizer {}", key, value,
-                                    tokenizer.id()));
+      throw usage_error(fmt::format("signature field '{}:{}' does not apply to tokenizer {} as this run has it "
+                                    "(it prints no {}: field: was the signature made with another dictionary, such as "
+                                    "EVALCLI_MECAB_DICDIR for ja-mecab?)",
+                                    key, value, tokenizer.id(), key));
     }
     if (it->second != value) {
       throw usage_error(fmt::format("signature has {}:{} but this evalcli's {} uses {}:{}", key, value,

@@ -4,10 +4,14 @@
 // only text containing that word can segment differently (docs/tokenizers.md).
 #include <mecab.h>
 
+#include <fmt/format.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/sha256.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
@@ -17,16 +21,26 @@ namespace {
 
 constexpr const char* kDictionaryDir = "/var/lib/mecab/dic/ipadic-utf8";
 
+// The dictionary folder: EVALCLI_MECAB_DICDIR, else Debian's IPA dictionary.
+std::string dictionary_dir() {
+  const char* chosen = std::getenv("EVALCLI_MECAB_DICDIR");
+  return chosen != nullptr && *chosen != '\0' ? chosen : kDictionaryDir;
+}
+
 class TokenizerJaMecab : public Tokenizer {
  public:
-  TokenizerJaMecab() {
-    if (!std::filesystem::exists(std::string(kDictionaryDir) + "/sys.dic")) {
+  TokenizerJaMecab() : dictionary_dir_(dictionary_dir()) {
+    if (!std::filesystem::exists(dictionary_dir_ + "/sys.dic")) {
+      if (dictionary_dir_ != kDictionaryDir) {
+        throw Error(ExitCode::missing_resource,
+                    fmt::format("ja-mecab: EVALCLI_MECAB_DICDIR={}: no MeCab dictionary (sys.dic) there", dictionary_dir_));
+      }
       throw Error(ExitCode::missing_resource,
                   std::string("ja-mecab: MeCab IPA dictionary not found in ") + kDictionaryDir,
                   "hint: install the Debian packages libmecab2 and mecab-ipadic-utf8");
     }
     // An empty rc file keeps the user's ~/.mecabrc from changing the output.
-    const std::string args = std::string("-r /dev/null -d ") + kDictionaryDir + " -Owakati";
+    const std::string args = "-r /dev/null -d " + dictionary_dir_ + " -Owakati";
     tagger_.reset(MeCab::createTagger(args.c_str()));
     if (!tagger_) {
       throw Error(ExitCode::missing_resource,
@@ -35,6 +49,15 @@ class TokenizerJaMecab : public Tokenizer {
   }
 
   std::string name() const override { return "ja-mecab"; }
+  // Another dictionary than Debian's IPA one is named by content in the
+  // signature (dict:), as jieba's; the default prints nothing (SacreBLEU's form).
+  std::string signature_fields() const override {
+    if (dictionary_dir_ == kDictionaryDir) return {};
+    std::call_once(hash_once_, [this] {
+      dict_field_ = "dict:mecab-sha256." + sha256_file_hex(dictionary_dir_ + "/sys.dic").substr(0, 12);
+    });
+    return dict_field_;
+  }
   std::string sacrebleu_name() const override { return "ja-mecab-0.996-IPA"; }
 
   std::u32string tokenize(std::u32string_view line) const override {
@@ -51,8 +74,11 @@ class TokenizerJaMecab : public Tokenizer {
   }
 
  private:
+  std::string dictionary_dir_;
   std::unique_ptr<MeCab::Tagger> tagger_;
   mutable std::mutex mutex_;
+  mutable std::once_flag hash_once_;
+  mutable std::string dict_field_;
 };
 
 }  // namespace

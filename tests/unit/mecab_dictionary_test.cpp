@@ -1,0 +1,74 @@
+// ja-mecab with another dictionary folder (EVALCLI_MECAB_DICDIR): named by
+// content in the signature, checked when the signature is read back, and a
+// folder without a dictionary is a missing resource (exit 4).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "support/test_support.hpp"
+
+using evalcli::test::CliResult;
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+const char* kDebianDictionary = "/var/lib/mecab/dic/ipadic-utf8";
+
+// A copy of Debian's dictionary in its own folder: the same words, another place.
+std::filesystem::path copied_dictionary() {
+  const auto folder = std::filesystem::temp_directory_path() / ("evalcli-mecab-dic-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  for (const auto& entry : std::filesystem::directory_iterator(kDebianDictionary)) {
+    std::filesystem::copy_file(entry.path(), folder / entry.path().filename(),
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+  return folder;
+}
+
+}  // namespace
+
+TEST_CASE("ja-mecab with EVALCLI_MECAB_DICDIR: dict: in the signature, checked on read-back", "[tokenize][mecab]") {
+  const TempFile ref("今日は良い天気です。\n"), hyp("今日はいい天気です。\n");
+  const CliResult plain = run_cli({"bleu", "-tok", "ja-mecab", "-r", ref.path(), "-i", hyp.path()});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out.find("dict:") == std::string::npos);  // Debian's dictionary: SacreBLEU's signature
+  const auto folder = copied_dictionary();
+  std::string signature;
+  {
+    const ScopedEnv env("EVALCLI_MECAB_DICDIR", folder.string());
+    const CliResult other = run_cli({"bleu", "-tok", "ja-mecab", "-r", ref.path(), "-i", hyp.path()});
+    REQUIRE(other.exit_code == 0);
+    CHECK(other.out.find("|dict:mecab-sha256.") != std::string::npos);
+    signature = other.out.substr(0, other.out.find(" = "));
+    // Same dictionary content: the same segmentation and score.
+    CHECK(other.out.substr(other.out.find(" = ")) == plain.out.substr(plain.out.find(" = ")));
+    CHECK(run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--signature", signature}).exit_code == 0);
+  }
+  // Read back without the folder: refused, naming the field.
+  const CliResult refused = run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--signature", signature});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("dict:mecab-sha256.") && Catch::Contains("EVALCLI_MECAB_DICDIR"));
+  std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("ja-mecab: EVALCLI_MECAB_DICDIR without a dictionary is a missing resource", "[tokenize][mecab]") {
+  const TempFile ref("今日は良い天気です。\n");
+  const ScopedEnv env("EVALCLI_MECAB_DICDIR", "/nonexistent/mecab-dic");
+  const CliResult result = run_cli({"bleu", "-tok", "ja-mecab", "-r", ref.path(), "-i", ref.path()});
+  CHECK(result.exit_code == 4);
+  CHECK_THAT(result.err, Catch::Contains("EVALCLI_MECAB_DICDIR=/nonexistent/mecab-dic: no MeCab dictionary"));
+}
