@@ -1,8 +1,11 @@
 // Bleu_1..4 exactly as pycocoevalcap's bleu/bleu_scorer.py (docs/coco.md).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <compare>
+#include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -29,35 +32,57 @@ constexpr std::size_t kGuess = 2;
 constexpr std::size_t kCorrect = kGuess + kOrders;
 constexpr std::size_t kNumStats = kCorrect + kOrders;
 
-// The words of a sentence (Python's str.split()) joined by single spaces, so
-// that an n-gram is one substring of `text`.
-struct Words {
-  std::u32string text;
-  std::vector<std::size_t> begin, end;
+// Word ids of one image's sentences: equal words get equal ids (from 1), so
+// that n-grams compare as integers.
+using WordIds = std::unordered_map<std::u32string_view, std::uint32_t>;
 
-  explicit Words(std::u32string_view tokenized) {
+// An n-gram of up to 4 words as their ids, 0 where there is no word (so
+// n-grams of different orders never compare equal).
+struct NgramKey {
+  std::uint64_t high = 0, low = 0;
+  auto operator<=>(const NgramKey&) const = default;
+};
+
+// The words of a sentence (Python's str.split()) as ids.
+struct Words {
+  std::vector<std::uint32_t> ids;
+
+  Words(std::u32string_view tokenized, WordIds& word_ids) {
     for (const auto word : text::split(tokenized)) {
-      begin.push_back(text.size());
-      text += word;
-      end.push_back(text.size());
-      text += U' ';
+      ids.push_back(word_ids.try_emplace(word, static_cast<std::uint32_t>(word_ids.size() + 1)).first->second);
     }
   }
-  std::size_t size() const { return begin.size(); }
-  std::u32string_view ngram(std::size_t first, std::size_t order) const {
-    return std::u32string_view(text).substr(begin[first], end[first + order - 1] - begin[first]);
+  std::size_t size() const { return ids.size(); }
+  NgramKey ngram(std::size_t first, std::size_t order) const {
+    std::array<std::uint64_t, kOrders> words{};
+    for (std::size_t i = 0; i < order; ++i) words[i] = ids[first + i];
+    return {words[0] << 32 | words[1], words[2] << 32 | words[3]};
   }
 };
 
-using NgramCounts = std::array<std::unordered_map<std::u32string_view, int>, kOrders>;
+// The n-grams of one order with their counts, sorted by n-gram (sorted
+// vectors: a caption has a few dozen n-grams).
+using NgramCounts = std::vector<std::pair<NgramKey, int>>;
 
-// precook(): counts of every n-gram of orders 1..4 (views into `words`).
-NgramCounts precook(const Words& words) {
-  NgramCounts counts;
-  for (std::size_t order = 1; order <= kOrders; ++order) {
-    for (std::size_t i = 0; i + order <= words.size(); ++i) ++counts[order - 1][words.ngram(i, order)];
+// Sorts `pairs` by n-gram and merges equal n-grams into one, keeping the
+// sum of their counts (`sum`) or the largest one.
+void merge_equal(NgramCounts& pairs, bool sum) {
+  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (kept > 0 && pairs[kept - 1].first == pairs[i].first) {
+      int& count = pairs[kept - 1].second;
+      count = sum ? count + pairs[i].second : std::max(count, pairs[i].second);
+    } else {
+      pairs[kept++] = pairs[i];
+    }
   }
-  return counts;
+  pairs.resize(kept);
+}
+
+// precook() for one order: appends every n-gram of `words` with count 1.
+void append_ngrams(const Words& words, std::size_t order, NgramCounts& out) {
+  for (std::size_t i = 0; i + order <= words.size(); ++i) out.emplace_back(words.ngram(i, order), 1);
 }
 
 // cook_test()'s "closest": the reference length nearest the test length, the
@@ -103,33 +128,35 @@ void CocoBleu::segment_stats(std::u32string_view hyp, std::span<const std::u32st
 
 void CocoBleu::tokenized_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   if (refs.empty()) throw input_error("Bleu: an image has no references");
-  // cook_refs(): per n-gram the largest count in any one reference.
+  WordIds word_ids;
   std::vector<Words> ref_words;
   ref_words.reserve(refs.size());
-  NgramCounts max_counts;
-  for (const auto& ref : refs) {
-    ref_words.emplace_back(ref);
-    const NgramCounts counts = precook(ref_words.back());
-    for (int k = 0; k < kOrders; ++k) {
-      for (const auto& [ngram, count] : counts[k]) {
-        int& best = max_counts[k][ngram];
-        best = std::max(best, count);
-      }
-    }
-  }
-  // cook_test(): clipped matches and the number of n-grams of each order.
-  const Words test(hyp);
-  const NgramCounts counts = precook(test);
+  for (const auto& ref : refs) ref_words.emplace_back(ref, word_ids);
+  const Words test(hyp, word_ids);
   out[kTestLen] = static_cast<Stat>(test.size());
   out[kRefLen] = static_cast<Stat>(closest_length(ref_words, test.size()));
+  NgramCounts max_counts, counts;
   for (std::size_t k = 0; k < kOrders; ++k) {
-    out[kGuess + k] = test.size() >= k + 1 ? static_cast<Stat>(test.size() - k) : 0.0;
-    int correct = 0;
-    for (const auto& [ngram, count] : counts[k]) {
-      if (const auto found = max_counts[k].find(ngram); found != max_counts[k].end()) {
-        correct += std::min(found->second, count);
-      }
+    // cook_refs(): per n-gram the largest count in any one reference.
+    max_counts.clear();
+    for (const auto& ref : ref_words) {
+      counts.clear();
+      append_ngrams(ref, k + 1, counts);
+      merge_equal(counts, true);
+      max_counts.insert(max_counts.end(), counts.begin(), counts.end());
     }
+    merge_equal(max_counts, false);
+    // cook_test(): clipped matches and the number of n-grams of this order.
+    counts.clear();
+    append_ngrams(test, k + 1, counts);
+    merge_equal(counts, true);
+    int correct = 0;
+    for (const auto& [ngram, count] : counts) {
+      const auto found = std::lower_bound(max_counts.begin(), max_counts.end(), ngram,
+                                          [](const auto& pair, const NgramKey& key) { return pair.first < key; });
+      if (found != max_counts.end() && found->first == ngram) correct += std::min(found->second, count);
+    }
+    out[kGuess + k] = test.size() >= k + 1 ? static_cast<Stat>(test.size() - k) : 0.0;
     out[kCorrect + k] = correct;
   }
 }
