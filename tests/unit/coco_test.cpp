@@ -189,7 +189,7 @@ TEST_CASE("coco: signatures with other options read back") {
   const auto dir = *parent / "shared/corpora/coco/tok";
   const std::vector<std::string> base = {"-r", (dir / "ref.1.txt").string(), "-r", (dir / "ref.2.txt").string(),
                                          "-i", (dir / "hyp.topk.txt").string()};
-  for (const std::vector<std::string> options :
+  for (const auto& options :
        {std::vector<std::string>{"coco-bleu", "--bleu-order", "2", "-lc", "-tok", "none"},
         std::vector<std::string>{"coco-rouge", "-tok", "13a", "--normalize", "nfkc"}}) {
     auto args = options;
@@ -204,4 +204,114 @@ TEST_CASE("coco: signatures with other options read back") {
   }
   const auto wrong = evalcli::test::run_cli({"coco-bleu", "--signature", "Bleu_4|nrefs:2|compat:pycocoevalcap-1.2|n:4|reflen:shortest|tok:ptb-v1", base[0], base[1], base[2], base[3], base[4], base[5]});
   CHECK(wrong.exit_code == 2);
+}
+
+namespace {
+
+// `evalcli coco ... -f json`, parsed.
+json coco_json(std::vector<std::string> args) {
+  args.insert(args.begin(), "coco");
+  args.insert(args.end(), {"-f", "json"});
+  const auto result = evalcli::test::run_cli(args);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return json::parse(result.out);
+}
+
+// The eval dict and every image of evalImgs against the goldens (Bleu, ROUGE_L)
+// and the shared CIDEr-D golden's values.
+void check_coco_report(const json& report, const json& c, double cider, const json& cider_images, Tally& tally) {
+  for (int k = 0; k < 4; ++k) tally.check(report["eval"][fmt::format("Bleu_{}", k + 1)], c["Bleu"][k], "eval Bleu");
+  tally.check(report["eval"]["ROUGE_L"], c["ROUGE_L"], "eval ROUGE_L");
+  tally.check(report["eval"]["CIDEr"], cider, "eval CIDEr");
+  REQUIRE(report["evalImgs"].size() == cider_images.size());
+  for (std::size_t i = 0; i < cider_images.size(); ++i) {
+    const json& image = report["evalImgs"][i];
+    for (int k = 0; k < 4; ++k) {
+      tally.check(image[fmt::format("Bleu_{}", k + 1)], c["Bleu_images"][k][i], fmt::format("image {} Bleu", i));
+    }
+    tally.check(image["ROUGE_L"], c["ROUGE_L_images"][i], fmt::format("image {} ROUGE_L", i));
+    tally.check(image["CIDEr"], cider_images[i], fmt::format("image {} CIDEr", i));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("coco command: COCOEvalCap's eval and evalImgs from plain text and from JSONL (ptb)") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  const json all = goldens();
+  Tally tally;
+  {
+    const json& c = all["cases"][0];  // coco-tok.contrastive
+    const json cider = evalcli::test::read_json(
+        *parent / "shared/golden/cider/ciderD.pycocoevalcap.coco-karpathy-test.contrastive.ref1-5.json")["expected"];
+    std::vector<std::string> args = {"-tok", "none", "-i", (*parent / c["hyp"].get<std::string>()).string()};
+    for (const auto& ref : c["refs"]) args.insert(args.end(), {"-r", (*parent / ref.get<std::string>()).string()});
+    const json report = coco_json(args);
+    check_coco_report(report, c, cider["corpus"], cider["per_image"], tally);
+    CHECK(report["tokenizer"] == "none-v1");
+    CHECK(report["evalImgs"][4999]["image_id"] == 5000);  // plain text: the line number
+  }
+  {
+    const json& c = all["cases"][3];  // abstract50s.candsB, one item per candidate
+    REQUIRE(c["name"] == "abstract50s.candsB");
+    const json cider = evalcli::test::read_json(
+        *parent / "shared/golden/cider/cider-original+ciderD.vrama91.abstract50s.candsB.json")["expected"]["CIDEr-D"];
+    const json report = coco_json({"--jsonl", (*parent / c["jsonl"].get<std::string>()).string()});
+    check_coco_report(report, c, cider["corpus"], cider["per_candidate"], tally);
+    CHECK(report["evalImgs"][0]["image_id"] == "Scene363_0.png");
+  }
+  WARN(fmt::format("{} of {} values identical", tally.same, tally.total));
+  CHECK(tally.total == 6 * (5001 + 401));
+  CHECK(tally.same == tally.total);
+}
+
+TEST_CASE("coco command: the text table, its notes, and METEOR as `meteor --compat meteor15 --norm norm`") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  const auto dir = *parent / "shared/corpora/coco/tok";
+  // The first 200 images of zerocap against two references.
+  auto first_lines = [](const std::string& text, std::size_t n) {
+    std::size_t end = 0;
+    for (std::size_t i = 0; i < n; ++i) end = text.find('\n', end) + 1;
+    return text.substr(0, end);
+  };
+  const std::string hyp_text = evalcli::test::read_file(dir / "hyp.zerocap.txt");
+  const std::string refs[2] = {evalcli::test::read_file(dir / "ref.1.txt"), evalcli::test::read_file(dir / "ref.2.txt")};
+  const evalcli::test::TempFile h(first_lines(hyp_text, 200));
+  const evalcli::test::TempFile r1(first_lines(refs[0], 200));
+  const evalcli::test::TempFile r2(first_lines(refs[1], 200));
+  const std::vector<std::string> inputs = {"-tok", "none", "-r", r1.path(), "-r", r2.path(), "-i", h.path()};
+
+  auto args = inputs;
+  args.insert(args.begin(), "coco");
+  auto result = evalcli::test::run_cli(args);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("Bleu_1: 0.") == 0);
+  CHECK(result.out.find("\nROUGE_L: 0.") != std::string::npos);
+  CHECK(result.out.find("\nCIDEr: ") != std::string::npos);
+  CHECK(result.out.find("# METEOR left out: give --meteor-resources DIR") != std::string::npos);
+  CHECK(result.out.find("# SPICE left out: it needs Stanford CoreNLP and a scene-graph parser") != std::string::npos);
+
+  const std::string resources = (*parent / "shared/corpora/meteor15").string();
+  auto with_meteor = inputs;
+  with_meteor.insert(with_meteor.end(), {"--meteor-resources", resources});
+  const json report = coco_json(with_meteor);
+  CHECK(report["notes"][0].get<std::string>().find("METEOR without paraphrases") == 0);
+  auto meteor_args = inputs;
+  meteor_args.insert(meteor_args.begin(), {"meteor", "--compat", "meteor15", "--norm", "norm", "--modules",
+                                           "exact stem synonym", "--meteor-resources", resources, "-f", "json", "-sl"});
+  result = evalcli::test::run_cli(meteor_args);
+  REQUIRE(result.exit_code == 0);
+  const json meteor = json::parse(result.out);
+  CHECK(report["eval"]["METEOR"].get<double>() == meteor["score"].get<double>());
+  REQUIRE(report["evalImgs"].size() == 200);
+  for (std::size_t i = 0; i < 200; ++i) {
+    CHECK(report["evalImgs"][i]["METEOR"].get<double>() == meteor["sentences"][i]["score"].get<double>());
+  }
+  CHECK(report["meteor"] == "meteor-1.5-wo-en-norm-0.85_0.2_0.6_0.75-ex_st_sy-1.0_0.6_0.8");
+
+  args = {"coco", "-r", r1.path(), "-i", h.path(), "--paraphrase-table", "x.gz"};
+  CHECK(evalcli::test::run_cli(args).exit_code == 2);  // a table without METEOR's resources
 }
