@@ -315,3 +315,24 @@ TEST_CASE("coco command: the text table, its notes, and METEOR as `meteor --comp
   args = {"coco", "-r", r1.path(), "-i", h.path(), "--paraphrase-table", "x.gz"};
   CHECK(evalcli::test::run_cli(args).exit_code == 2);  // a table without METEOR's resources
 }
+
+TEST_CASE("coco command: COCO annotation and result files give what the same captions as text give") {
+  const evalcli::test::TempFile ref1("a man rides a horse\ntwo dogs play in the snow\na plate of food\n");
+  const evalcli::test::TempFile ref2("a person on a horse\ndogs in the snow\nfood on a table\n");
+  const evalcli::test::TempFile hyp("a man on a horse\na dog in snow\na table with food\n");
+  const evalcli::test::TempFile annotations(R"({"images": [{"id": 7}, {"id": 3}, {"id": 9}], "annotations": [
+    {"image_id": 3, "caption": "two dogs play in the snow"}, {"image_id": 7, "caption": "a man rides a horse"},
+    {"image_id": 9, "caption": "a plate of food"}, {"image_id": 7, "caption": "a person on a horse"},
+    {"image_id": 3, "caption": "dogs in the snow"}, {"image_id": 9, "caption": "food on a table"}]})",
+                                            ".json");
+  const evalcli::test::TempFile results(R"([{"image_id": 9, "caption": "a table with food"},
+    {"image_id": 7, "caption": "a man on a horse"}, {"image_id": 3, "caption": "a dog in snow"}])",
+                                        ".json");
+  const json text = coco_json({"-r", ref1.path(), "-r", ref2.path(), "-i", hyp.path()});
+  const json coco = coco_json({"--coco-annotations", annotations.path(), "--coco-results", results.path()});
+  CHECK(coco["eval"] == text["eval"]);
+  REQUIRE(coco["evalImgs"].size() == 3);
+  CHECK(coco["evalImgs"][0]["image_id"] == 7);  // the annotation file's image order
+  CHECK(coco["evalImgs"][1]["image_id"] == 3);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(coco["evalImgs"][i]["CIDEr"] == text["evalImgs"][i]["CIDEr"]);
+}
