@@ -48,7 +48,13 @@ void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
       for (std::size_t k = 0; k < sums.size(); ++k) system.totals[k] = sums[k].value();
     }
   }
-  // Printed as the metric's own command prints it (ROUGE's table, CIDEr's mean, ...).
+  // Printed as the metric's own command prints it (ROUGE's table, CIDEr's mean,
+  // METEOR's 4 decimals, ...).
+  if (cmd->count("--width") == 0) {
+    if (const MetricDefinition* definition = metric_definition_for_name(merged.metric)) {
+      options.output.width = definition->default_width;
+    }
+  }
   auto presentation = presentation_for(*metric, options.output);
   if (presentation && presentation->default_width && cmd->count("--width") == 0) {
     options.output.width = *presentation->default_width;

@@ -128,7 +128,7 @@ TEST_CASE("shards of pieces split by hand: the same piece twice is refused", "[s
   CHECK_THAT(result.err, Catch::Contains("repeats"));
 }
 
-TEST_CASE("--shard is refused where it cannot work, before any input is read", "[stats][shard]") {
+TEST_CASE("shard option refused where it cannot work, before any input is read", "[stats][shard]") {
   const TempFile ref(kRef), hyp(kHyp), out("", ".json");
   const auto refused = [](const std::vector<std::string>& args, const std::string& words) {
     const CliResult result = run_cli(args);

@@ -736,6 +736,8 @@ double Rouge155Metric::score(std::span<const Stat> stats) const {
   return documents > 0 ? stats[2] / documents : 0.0;
 }
 
+bool Rouge155Metric::corpus_score_is_mean() const { return options_.counting == 0; }
+
 std::string Rouge155Metric::signature() const {
   const auto& o = options_;
   std::string flags = fmt::format("-c {} -r {}", o.confidence, o.resamples);
