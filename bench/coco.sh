@@ -6,12 +6,12 @@
 # METEOR and SPICE are left out: pycocoevalcap runs them in Java (not available here).
 #
 # Usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT
-# Needs: a built ./build/evalcli, /usr/bin/time, Debian python3 + python3-numpy.
+# Needs: a built ./build/evalcli (or EVALCLI=PATH), /usr/bin/time, Debian python3 + python3-numpy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=${1:?usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT}
 coco=../shared/corpora/coco
-evalcli=./build/evalcli
+evalcli=${EVALCLI:-./build/evalcli}  # EVALCLI=PATH: another build
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
