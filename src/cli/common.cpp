@@ -552,7 +552,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
   std::vector<std::vector<SystemStats>> results;
   {
     Progress progress(io.err, output.quiet);
-    results = compute_corpus_stats({&metric}, spec, needs_rows(output),
+    results = compute_corpus_stats({&metric}, spec, needs_rows(output) || metric.corpus_score_needs_rows(),
                                    [&](std::size_t done) { progress.update("scoring segments", done); });
   }
   if (checks != nullptr) {

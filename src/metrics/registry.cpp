@@ -9,6 +9,7 @@
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/metrics/cider.hpp"
+#include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/meteor.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
@@ -30,6 +31,7 @@ constexpr Entry kMetrics[] = {
     {"bleu", bleu_definition},     {"chrf", chrf_definition},   {"ter", ter_definition},
     {"rouge", rouge_definition},   {"meteor", meteor_definition}, {"cider", cider_definition},
     {"ppl", ppl::ppl_definition},
+    {"coco-bleu", coco_bleu_definition}, {"coco-rouge", coco_rouge_definition},
 };
 
 // Definitions registered at run time (register_metric_definition).

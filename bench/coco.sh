@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmark: pycocoevalcap's Python scorers (Bleu_1..4, ROUGE_L, CIDEr-D) vs `evalcli coco`
+# (the same scorers, without METEOR) on the COCO Karpathy test split (5000 images x 5 refs),
+# pre-tokenized, side by side in one run. Prints CPU time (user+sys) of the whole suite,
+# peak RSS, the scores of both (they must agree to the last digit) and the ratio.
+# METEOR and SPICE are left out: pycocoevalcap runs them in Java (not available here).
+#
+# Usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT
+# Needs: a built ./build/evalcli (or EVALCLI=PATH), /usr/bin/time, Debian python3 + python3-numpy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+checkout=${1:?usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT}
+coco=../shared/corpora/coco
+evalcli=${EVALCLI:-./build/evalcli}  # EVALCLI=PATH: another build
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+source bench/lib.sh
+
+refs=()
+ref_flags=()
+for k in 1 2 3 4 5; do
+  refs+=("$coco/tok/ref.$k.txt")
+  ref_flags+=(-r "$coco/tok/ref.$k.txt")
+done
+
+for system in contrastive zerocap; do
+  hyp=$coco/tok/hyp.$system.txt
+  read -r ours_cpu ours_kb < <(bench_measure "$EVALCLI_RUNS" "$work/ours" \
+      "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json)
+  # numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
+  # ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
+  read -r ref_cpu ref_kb < <(NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \
+      PYTHONPATH="$checkout" bench_measure 1 "$work/ref" \
+      /usr/bin/python3 bench/coco_pycocoevalcap.py "$hyp" "${refs[@]}")
+  ours=$(python3 -c '
+import json, sys
+scores = json.load(open(sys.argv[1]))["eval"]
+for name in ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"]: print(repr(scores[name]))' "$work/ours")
+  printf 'COCOEvalCap Python scorers (Bleu_1..4, ROUGE_L, CIDEr-D), %s, 5000 images x 5 refs, pre-tokenized\n' "$system"
+  printf '  evalcli       cpu %7.3f s  peak %7d KB  %s\n' "$ours_cpu" "$ours_kb" "$(echo $ours)"
+  printf '  pycocoevalcap cpu %7.3f s  peak %7d KB  %s\n' "$ref_cpu" "$ref_kb" "$(echo $(cat "$work/ref"))"
+  [ "$ours" = "$(cat "$work/ref")" ] && echo "  all 6 scores identical" || echo "  SCORES DIFFER"
+  awk -v a="$ref_cpu" -v b="$ours_cpu" -v c="$ref_kb" -v d="$ours_kb" \
+    'BEGIN { printf "  ratio: %.1fx less CPU, %.1fx less peak memory\n", a / (b > 0 ? b : 0.001), c / d }'
+done

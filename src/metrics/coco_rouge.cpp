@@ -1,0 +1,136 @@
+// ROUGE_L exactly as pycocoevalcap's rouge/rouge.py (docs/coco.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/core/summation.hpp"
+#include "evalcli/metrics/coco.hpp"
+#include "evalcli/metrics/text_options.hpp"
+
+namespace evalcli {
+namespace {
+
+// rouge.py's beta ("updated based on discussion with Hovy"), squared as it squares it.
+const double kBetaSquared = std::pow(1.2, 2);
+
+// Python's str.split(" "): every U+0020 separates, so "" is one empty token
+// and two spaces make an empty token between them (NBSP stays inside a token).
+std::vector<std::u32string_view> split_at_spaces(std::u32string_view line) {
+  std::vector<std::u32string_view> tokens;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t space = line.find(U' ', start);
+    if (space == std::u32string_view::npos) break;
+    tokens.push_back(line.substr(start, space - start));
+    start = space + 1;
+  }
+  tokens.push_back(line.substr(start));
+  return tokens;
+}
+
+// my_lcs(): the length of the longest common subsequence, one DP row at a time.
+std::size_t lcs_length(const std::vector<std::u32string_view>& a, const std::vector<std::u32string_view>& b) {
+  std::vector<std::size_t> row(b.size() + 1, 0);
+  for (const auto& token : a) {
+    std::size_t diagonal = 0;  // the previous row's value left of j
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = token == b[j - 1] ? diagonal + 1 : std::max(above, row[j - 1]);
+      diagonal = above;
+    }
+  }
+  return row.back();
+}
+
+}  // namespace
+
+CocoRougeL::CocoRougeL(std::unique_ptr<TextPipeline> pipeline) : pipeline_(std::move(pipeline)) {}
+
+double CocoRougeL::image_score(std::u32string_view hyp, std::span<const std::u32string> refs) {
+  if (refs.empty()) throw input_error("ROUGE_L: an image has no references");
+  const auto candidate = split_at_spaces(hyp);
+  double precision_max = 0, recall_max = 0;  // max() of the lists (every value is >= 0)
+  for (const auto& ref : refs) {
+    const auto reference = split_at_spaces(ref);
+    const auto lcs = static_cast<double>(lcs_length(reference, candidate));
+    precision_max = std::max(precision_max, lcs / static_cast<double>(candidate.size()));
+    recall_max = std::max(recall_max, lcs / static_cast<double>(reference.size()));
+  }
+  if (precision_max == 0 || recall_max == 0) return 0.0;
+  return ((1 + kBetaSquared) * precision_max * recall_max) / (recall_max + kBetaSquared * precision_max);
+}
+
+void CocoRougeL::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
+  std::vector<std::u32string> tokenized_refs;
+  tokenized_refs.reserve(refs.size());
+  for (const auto& ref : refs) tokenized_refs.push_back(pipeline_->process(ref));
+  out[0] = image_score(pipeline_->process(hyp), tokenized_refs);
+  out[1] = 1;
+}
+
+double CocoRougeL::score(std::span<const Stat> stats) const { return stats[1] > 0 ? stats[0] / stats[1] : 0.0; }
+
+double CocoRougeL::corpus_score(const SystemStats& system) const {
+  if (system.rows.empty()) return score(system.totals);
+  std::vector<double> scores;
+  scores.reserve(system.rows.size());
+  for (const auto& row : system.rows) scores.push_back(row[0]);
+  return stats::numpy_mean(scores);  // np.mean(np.array(score))
+}
+
+std::string CocoRougeL::signature() const {
+  const Tokenizer& tok = pipeline_->tokenizer();
+  std::string sig = fmt::format("compat:pycocoevalcap-1.2|beta:1.2|tok:{}", tok.id());
+  if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;
+  if (pipeline_->lowercase()) sig += "|case:lc";
+  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
+  return sig;
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+std::unique_ptr<StatsModel> build_coco_rouge(const OptionValues& values, const BuildContext&) {
+  auto pipeline = std::make_unique<TextPipeline>(pipeline_options(values, "ptb"));
+  check_signature_tokenizer_fields(values, pipeline->tokenizer());
+  return std::make_unique<CocoRougeL>(std::move(pipeline));
+}
+
+SignatureKey fixed_field(const std::string& key, const std::string& expected) {
+  return {key, "", [key, expected](const std::string& value, OptionValues&) {
+            if (value != expected) {
+              throw usage_error(fmt::format("ROUGE_L: signature field {}:{} is not {}", key, value, expected));
+            }
+          }};
+}
+
+MetricDefinition make_coco_rouge_definition() {
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, ..."};
+  MetricDefinition d;
+  d.command = "coco-rouge";
+  d.summary = "ROUGE_L of pycocoevalcap (COCO captions: LCS, beta 1.2, max precision and max recall)";
+  d.names = {"ROUGE_L"};
+  d.default_width = 4;
+  d.score_scale = 1;
+  d.options = text_option_specs(text);
+  d.signature_keys = text_signature_keys(text);
+  d.signature_keys.push_back(fixed_field("compat", "pycocoevalcap-1.2"));
+  d.signature_keys.push_back(fixed_field("beta", "1.2"));
+  d.signature_keys.push_back(fixed_field("metric", "ROUGE_L"));
+  d.build = build_coco_rouge;
+  d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "ptb"); };
+  return d;
+}
+
+}  // namespace
+
+const MetricDefinition& coco_rouge_definition() {
+  static const MetricDefinition definition = make_coco_rouge_definition();
+  return definition;
+}
+
+}  // namespace evalcli
