@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <ostream>
 
 #include "cli/cli.hpp"
@@ -90,7 +91,26 @@ struct ScoredSystem {
   std::string name;
   double score = 0;
   std::vector<StatRow> rows;  // per segment: only from a shard or a re-scoring
+  // Every score component's score by label (ROUGE: one per type), when the
+  // metric has components and the file records them (metric.hpp).
+  std::map<std::string, double> components;
 };
+
+// Each score component's corpus score, by label; empty for a metric without.
+std::map<std::string, double> component_scores(const StatsModel& metric, const SystemStats& system) {
+  std::map<std::string, double> scores;
+  const auto labels = metric.score_components();
+  for (std::size_t k = 0; k < labels.size(); ++k) scores[labels[k]] = metric.score_component(k)->corpus_score(system);
+  return scores;
+}
+
+// A report's "components": {label: {"score": ...}} (docs/statistics.md).
+std::map<std::string, double> component_scores(const nlohmann::json& report) {
+  std::map<std::string, double> scores;
+  if (!report.contains("components")) return scores;
+  for (const auto& [label, component] : report.at("components").items()) scores[label] = component.at("score").get<double>();
+  return scores;
+}
 
 // A baseline, or the current results: the metric and each system's score.
 struct Scores {
@@ -186,7 +206,8 @@ Scores read_scores(const std::string& path, const std::string& role) {
     baseline.signature = shard.signature;
     baseline.has_rows = true;
     for (const auto& system : shard.systems) {
-      baseline.systems.push_back({system.system, metric->corpus_score(system), system.rows});
+      baseline.systems.push_back({system.system, metric->corpus_score(system), system.rows,
+                                  component_scores(*metric, system)});
     }
     return baseline;
   }
@@ -198,7 +219,8 @@ Scores read_scores(const std::string& path, const std::string& role) {
     try {
       baseline.metric = report.at("name").get<std::string>();
       baseline.signature = report.at("signature").get<std::string>();
-      baseline.systems.push_back({report.value("system", std::string()), report.at("score").get<double>(), {}});
+      baseline.systems.push_back(
+          {report.value("system", std::string()), report.at("score").get<double>(), {}, component_scores(report)});
       if (!baseline.test_set) baseline.test_set = read_test_set(report, path);
     } catch (const nlohmann::json::exception& e) {
       throw input_error(fmt::format("{}: bad report: {}", path, e.what()));
@@ -222,7 +244,8 @@ Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
   if (!results[0].empty()) current.test_set = identify_test_set(spec, results[0][0].segments);
   for (auto& system : results[0]) {
     const double score = metric->corpus_score(system);
-    current.systems.push_back({system.system, score, std::move(system.rows)});
+    auto components = component_scores(*metric, system);
+    current.systems.push_back({system.system, score, std::move(system.rows), std::move(components)});
   }
   return current;
 }
@@ -260,6 +283,30 @@ std::vector<std::size_t> pair_systems(const Scores& baseline, const Scores& curr
   return pairing;
 }
 
+// One score to compare: the metric's one score, or one of its score components.
+struct ComparedScore {
+  std::string label;                  // what the verdict names: "BLEU", "ROUGE rouge2"
+  const StatsModel* model = nullptr;  // scores resamples for --significance
+  double before = 0, now = 0;
+};
+
+// What to compare for a pair of systems: every score component when both sides
+// record them all (a drop in any type fails), else the one score.
+std::vector<ComparedScore> scores_to_compare(const std::string& metric_name, const StatsModel& metric,
+                                             const std::vector<std::unique_ptr<StatsModel>>& components,
+                                             const ScoredSystem& before, const ScoredSystem& now) {
+  const auto labels = metric.score_components();
+  bool recorded = !labels.empty();
+  for (const auto& label : labels) recorded = recorded && before.components.count(label) && now.components.count(label);
+  if (!recorded) return {{metric_name, &metric, before.score, now.score}};
+  std::vector<ComparedScore> scores;
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    scores.push_back({components[k]->name(), components[k].get(), before.components.at(labels[k]),
+                      now.components.at(labels[k])});
+  }
+  return scores;
+}
+
 void run_check(const CheckOptions& o, Streams& io) {
   // Thresholds first: a bad one is a usage error before any file is read.
   const bool significance = o.significance.has_value();
@@ -284,46 +331,59 @@ void run_check(const CheckOptions& o, Streams& io) {
   const MetricDefinition* definition = metric_definition_for_name(baseline.metric);
   const bool higher = higher_is_better(baseline.metric);
   const int width = o.width.value_or(definition != nullptr ? definition->default_width : 2);
+  const auto components = score_component_models(*metric);
   std::vector<std::string> failures;
+  bool noted = false;
   for (std::size_t s = 0; s < current.systems.size(); ++s) {
     const ScoredSystem& before = baseline.systems[pairing[s]];
     const ScoredSystem& now = current.systems[s];
-    if (max_drop && !o.allow_large_drop) refuse_large_drop(*max_drop, before.score, definition, baseline.metric);
-    const double allowed = max_drop ? max_drop->for_baseline(before.score)
-                                    : (significance ? std::numeric_limits<double>::infinity() : 0.0);
-    const double drop = higher ? before.score - now.score : now.score - before.score;
-    std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", baseline.metric, now.name,
-                                      format_fixed(before.score, width), format_fixed(now.score, width),
-                                      now.score - before.score, width);
-    // NaN never passes: a comparison with NaN is false, so test it first.
-    bool failed = std::isnan(before.score) || std::isnan(now.score) || drop > allowed;
-    if (std::isnan(before.score) || std::isnan(now.score)) {
-      verdict += "; a score is not a number";
-    } else if (failed) {
-      verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
-    }
-    if (significance) {
-      if (before.rows.size() != now.rows.size()) {
-        throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
-                                      before.rows.size(), now.rows.size()));
+    for (const ComparedScore& score : scores_to_compare(baseline.metric, *metric, components, before, now)) {
+      if (score.model == metric.get() && !components.empty() && !noted) {
+        noted = true;
+        io.err << fmt::format("evalcli: note: {} records only the first {} score ({}), not each of {}: only it is "
+                              "compared\n",
+                              before.components.empty() ? o.baseline : std::string("the current report"),
+                              baseline.metric, metric->score_components()[0],
+                              fmt::join(metric->score_components(), ", "));
       }
-      stats::PairedTestOptions test;
-      test.samples = static_cast<std::size_t>(o.samples);
-      test.seed = stats::resolve_seed(o.seed);
-      const std::vector<std::vector<stats::StatMatrix>> matrices = {
-          {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
-      const double p = *stats::run_paired_tests({metric.get()}, matrices, test)[0][1].p_value;
-      const bool significant_drop = drop > 0 && p <= significance_level;
-      verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
-      failed = failed || significant_drop;
+      if (max_drop && !o.allow_large_drop) refuse_large_drop(*max_drop, score.before, definition, score.label);
+      const double allowed = max_drop ? max_drop->for_baseline(score.before)
+                                      : (significance ? std::numeric_limits<double>::infinity() : 0.0);
+      const double drop = higher ? score.before - score.now : score.now - score.before;
+      std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", score.label, now.name,
+                                        format_fixed(score.before, width), format_fixed(score.now, width),
+                                        score.now - score.before, width);
+      // NaN never passes: a comparison with NaN is false, so test it first.
+      bool failed = std::isnan(score.before) || std::isnan(score.now) || drop > allowed;
+      if (std::isnan(score.before) || std::isnan(score.now)) {
+        verdict += "; a score is not a number";
+      } else if (failed) {
+        verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
+      }
+      if (significance) {
+        if (before.rows.size() != now.rows.size()) {
+          throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
+                                        before.rows.size(), now.rows.size()));
+        }
+        stats::PairedTestOptions test;
+        test.samples = static_cast<std::size_t>(o.samples);
+        test.seed = stats::resolve_seed(o.seed);
+        const std::vector<std::vector<stats::StatMatrix>> matrices = {
+            {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
+        const double p = *stats::run_paired_tests({score.model}, matrices, test)[0][1].p_value;
+        const bool significant_drop = drop > 0 && p <= significance_level;
+        verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
+        failed = failed || significant_drop;
+      }
+      if (failed) failures.push_back(verdict);
+      io.out << (failed ? "FAIL " : "ok   ") << verdict << "\n";
     }
-    if (failed) failures.push_back(verdict);
-    io.out << (failed ? "FAIL " : "ok   ") << verdict << "\n";
   }
   if (!failures.empty()) {
+    const char* what = components.empty() ? "systems" : "scores";
     throw Error(ExitCode::check_failed,
                 fmt::format("check failed against {}: {}", o.baseline, failures.front()),
-                failures.size() > 1 ? fmt::format("({} systems failed)", failures.size()) : "");
+                failures.size() > 1 ? fmt::format("({} {} failed)", failures.size(), what) : "");
   }
 }
 

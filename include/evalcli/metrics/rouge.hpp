@@ -150,6 +150,9 @@ class RougeScoreMetric : public Metric {
   bool exact_totals() const override { return true; }
   std::string signature() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;
+  // One component per type ("rouge1", "rougeL"): its mean F-measure.
+  std::vector<std::string> score_components() const override;
+  std::unique_ptr<StatsModel> score_component(std::size_t k) const override;
 
   const RougeScoreOptions& options() const { return options_; }
   // Scores of one (reference, hypothesis) pair for every type.
@@ -236,6 +239,9 @@ class Rouge155Metric : public Metric {
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
   double score(std::span<const Stat> stats) const override;
   std::string signature() const override;
+  // One component per measure ("ROUGE-1", "ROUGE-SU4"): its F, as score() of the first.
+  std::vector<std::string> score_components() const override;
+  std::unique_ptr<StatsModel> score_component(std::size_t k) const override;
 
   // One document given as sentences (bytes as ROUGE reads them from its
   // summary files, not yet lowercased): the peer's and each model's, in the
