@@ -206,3 +206,22 @@ TEST_CASE("rouge --compat rouge155: --ci and check cover every measure", "[rouge
   CHECK(contains(check.out, "FAIL ROUGE-1.5.5 ROUGE-2 "));
   ::unsetenv("ROUGE_EVAL_HOME");
 }
+
+TEST_CASE("rouge reports record their test set: check refuses a ROUGE baseline on other references", "[rouge][check]") {
+  const TempFile refs(kRefs), a(kHypA), report("", ".json"), shard("", ".json");
+  REQUIRE(run_cli({"rouge", "-r", refs.path(), "-i", a.path(), "--json-out", report.path(), "--stats-out",
+                   shard.path()})
+              .exit_code == 0);
+  const json recorded = json::parse(evalcli::test::read_file(report.path()));
+  REQUIRE(recorded.contains("test_set"));
+  CHECK(recorded["test_set"]["segments"] == 6);
+  CHECK(recorded["hypothesis"]["file"] == a.path());
+  CHECK(json::parse(evalcli::test::read_file(shard.path())).contains("test_set"));
+  const TempFile other_refs(std::string(kRefs).replace(0, 3, "one"));
+  const CliResult other = run_cli({"check", "--baseline", report.path(), "-r", other_refs.path(), "-i", a.path()});
+  CHECK(other.exit_code == 2);
+  CHECK(contains(other.err, "references differ"));
+  const CliResult same = run_cli({"check", "--baseline", report.path(), "-r", refs.path(), "-i", a.path()});
+  CHECK(same.exit_code == 0);
+  CHECK_FALSE(contains(same.err, "does not record its test set"));
+}
