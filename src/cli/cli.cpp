@@ -38,7 +38,7 @@ std::vector<std::string> expand_single_dash_aliases(const std::vector<std::strin
       {"-nr", "--num-refs"},         {"-sl", "--sentence-level"},   {"-sh", "--short"},
       {"-cc", "--chrf-char-order"},  {"-cw", "--chrf-word-order"},  {"-ci", "--confidence"},
       {"-cin", "--confidence-n"},    {"-pbsn", "--paired-bs-n"},    {"-parn", "--paired-ar-n"},
-      {"-nc", "--no-color"},
+      {"-pbs", "--paired-bs"},       {"-par", "--paired-ar"},       {"-nc", "--no-color"},
   };
   const MetricDefinition* metric = args.empty() ? nullptr : find_metric_definition_by_command(args.front());
   std::vector<std::string> out;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <ostream>
+#include <set>
 
 #include "cli/cli.hpp"
 #include "cli/common.hpp"
@@ -118,6 +119,22 @@ struct Scores {
   std::vector<ScoredSystem> systems;
   bool has_rows = false;
   std::optional<TestSetIdentity> test_set;  // what the scores were computed on, when recorded
+  // SacreBLEU's own JSON holds scores rounded as printed (-w): the decimals
+  // they show, at which the new scores are compared.
+  std::optional<int> rounded_decimals;
+};
+
+// Notes on stderr, each said once however many metrics a baseline holds.
+class Notes {
+ public:
+  explicit Notes(Streams& io) : io_(io) {}
+  void say(const std::string& text) {
+    if (said_.insert(text).second) io_.err << "evalcli: note: " << text << "\n";
+  }
+
+ private:
+  Streams& io_;
+  std::set<std::string> said_;
 };
 
 std::optional<TestSetIdentity> read_test_set(const nlohmann::json& report, const std::string& path) {
@@ -138,11 +155,11 @@ std::optional<TestSetIdentity> read_test_set(const nlohmann::json& report, const
 // Refuses scores computed on different data: another segment count or other
 // reference files (by content; their names may differ).
 void check_same_test_set(const Scores& baseline, const Scores& current, const std::string& baseline_path,
-                         Streams& io) {
+                         Notes& notes) {
   if (!baseline.test_set || !current.test_set) {
-    io.err << fmt::format("evalcli: note: {} does not record its test set (a report of an older evalcli or a shard): "
-                          "the references cannot be compared\n",
-                          baseline.test_set ? "the current report" : baseline_path);
+    notes.say(fmt::format("{} does not record its test set (a report of an older evalcli, SacreBLEU's JSON or a "
+                          "shard): the references cannot be compared",
+                          baseline.test_set ? "the current report" : baseline_path));
     return;
   }
   const TestSetIdentity& before = *baseline.test_set;
@@ -182,9 +199,47 @@ std::string without_resampling_fields(const std::string& signature) {
   return out;
 }
 
-// Reads a JSON report (--json-out) or a --stats-out shard; `role` ("baseline",
-// "current") names it in errors.
-Scores read_scores(const std::string& path, const std::string& role) {
+// The fewest decimals (at least 1, SacreBLEU's default -w) that print `score`
+// exactly: how many a rounded score in SacreBLEU's JSON was printed with.
+int shown_decimals(double score) {
+  for (int decimals = 1; decimals < 17; ++decimals) {
+    double back = 0;
+    if (parse_finite_double(format_fixed(score, decimals), back) == NumberProblem::ok && back == score) return decimals;
+  }
+  return 17;
+}
+
+// One entry of a JSON report: evalcli's (schema evalcli-report/1) or
+// SacreBLEU's `-f json` (name, score, signature; no schema), also as
+// `evalcli sacrebleu -f json` writes it.
+void add_report_entry(const nlohmann::json& report, const std::string& path, std::vector<Scores>& sets) {
+  const bool sacrebleu = stats::json_schema(report).empty();
+  if (!sacrebleu && stats::json_schema(report) != "evalcli-report/1") {
+    throw input_error(fmt::format("{}: bad report: schema '{}' in a list of reports", path, stats::json_schema(report)));
+  }
+  try {
+    const std::string metric = report.at("name").get<std::string>();
+    const std::string signature = report.at("signature").get<std::string>();
+    const double score = report.at("score").get<double>();
+    // Entries of one metric and signature are its systems; another metric starts a set.
+    auto set = std::find_if(sets.begin(), sets.end(),
+                            [&](const Scores& known) { return known.metric == metric && known.signature == signature; });
+    if (set == sets.end()) {
+      sets.push_back(Scores{metric, signature, {}, false, std::nullopt, std::nullopt});
+      set = sets.end() - 1;
+    }
+    set->systems.push_back({report.value("system", std::string()), score, {}, component_scores(report)});
+    if (!set->test_set) set->test_set = read_test_set(report, path);
+    if (sacrebleu) set->rounded_decimals = std::max(set->rounded_decimals.value_or(1), shown_decimals(score));
+  } catch (const nlohmann::json::exception& e) {
+    throw input_error(fmt::format("{}: bad report: {}", path, e.what()));
+  }
+}
+
+// Reads a JSON report (--json-out; a list of them, several metrics included),
+// SacreBLEU's `-f json` output, or a --stats-out shard: one Scores per metric.
+// `role` ("baseline", "current") names it in errors.
+std::vector<Scores> read_score_sets(const std::string& path, const std::string& role) {
   nlohmann::json doc;
   const std::string text = io::read_whole_file(path);
   // nlohmann::json reads a NUL as the end of the text: what follows it would be ignored.
@@ -196,37 +251,28 @@ Scores read_scores(const std::string& path, const std::string& role) {
   } catch (const nlohmann::json::parse_error& e) {
     throw input_error(fmt::format("{}: {} is not JSON ({})", path, role, e.what()));
   }
-  Scores baseline;
   const nlohmann::json& first = doc.is_array() && !doc.empty() ? doc[0] : doc;
   const std::string schema = stats::json_schema(first);
   if (schema == stats::kShardSchema) {
     const stats::Shard shard = stats::read_shard(path);
     const auto metric = metric_from_signature(shard.metric, shard.signature);
-    baseline.metric = shard.metric;
-    baseline.signature = shard.signature;
-    baseline.has_rows = true;
+    Scores scores{shard.metric, shard.signature, {}, true, std::nullopt, std::nullopt};
     for (const auto& system : shard.systems) {
-      baseline.systems.push_back({system.system, metric->corpus_score(system), system.rows,
-                                  component_scores(*metric, system)});
+      scores.systems.push_back(
+          {system.system, metric->corpus_score(system), system.rows, component_scores(*metric, system)});
     }
-    return baseline;
+    return {scores};
   }
-  if (schema != "evalcli-report/1") {
-    throw input_error(
-        fmt::format("{}: {} must be an evalcli JSON report (--json-out) or a --stats-out shard", path, role));
+  const bool sacrebleu_json = schema.empty() && first.is_object() && first.contains("name") && first.contains("score") &&
+                              first.contains("signature");
+  if (schema != "evalcli-report/1" && !sacrebleu_json) {
+    throw input_error(fmt::format(
+        "{}: {} must be an evalcli JSON report (--json-out), SacreBLEU's -f json output or a --stats-out shard", path,
+        role));
   }
-  for (const auto& report : doc.is_array() ? doc : nlohmann::json::array({doc})) {
-    try {
-      baseline.metric = report.at("name").get<std::string>();
-      baseline.signature = report.at("signature").get<std::string>();
-      baseline.systems.push_back(
-          {report.value("system", std::string()), report.at("score").get<double>(), {}, component_scores(report)});
-      if (!baseline.test_set) baseline.test_set = read_test_set(report, path);
-    } catch (const nlohmann::json::exception& e) {
-      throw input_error(fmt::format("{}: bad report: {}", path, e.what()));
-    }
-  }
-  return baseline;
+  std::vector<Scores> sets;
+  for (const auto& report : doc.is_array() ? doc : nlohmann::json::array({doc})) add_report_entry(report, path, sets);
+  return sets;
 }
 
 // Re-scores -r/-i with the baseline's metric, rebuilt from its signature.
@@ -250,13 +296,17 @@ Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
   return current;
 }
 
-// The new results: a --current file, or -r/-i re-scored.
-Scores current_scores(const Scores& baseline, const CheckOptions& o, Streams& io) {
+// The new results for the baseline's metric: from the --current file (its
+// set of that metric), or -r/-i re-scored.
+Scores current_scores(const Scores& baseline, const CheckOptions& o, const std::vector<Scores>& current_sets,
+                      bool one_metric_baseline, Streams& io) {
   if (o.current.empty()) return rescore(baseline, o, io);
-  if (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty()) {
-    throw usage_error("--current and -r/-i cannot be combined: --current already holds the new scores");
+  for (const Scores& set : current_sets) {
+    if (set.metric == baseline.metric) return set;
   }
-  return read_scores(o.current, "current");
+  // One metric on each side: compared, and refused as not comparable if they differ.
+  if (one_metric_baseline && current_sets.size() == 1) return current_sets.front();
+  throw usage_error(fmt::format("{} has no {} scores, which {} has", o.current, baseline.metric, o.baseline));
 }
 
 // For each current system, its baseline system: by name, so that reordered
@@ -283,6 +333,52 @@ std::vector<std::size_t> pair_systems(const Scores& baseline, const Scores& curr
   return pairing;
 }
 
+// The thresholds of one check, parsed before any file is read.
+struct Thresholds {
+  std::optional<AllowedDrop> max_drop;
+  bool significance = false;
+  double significance_level = 0;
+};
+
+// What a signature scores with: nrefs and the metric's fields as this evalcli
+// prints them, rebuilt (SacreBLEU's "tok:13a" is evalcli's "tok:13a-v1"); the
+// components' versions decide, evalcli's own version does not.
+std::string scoring_fields(const std::string& metric, const std::string& signature) {
+  const auto model = metric_from_signature(metric, signature);
+  return "nrefs:" + find_field(parse_signature(signature), "nrefs").value_or("?") + "|" + model->signature();
+}
+
+// Refuses scores made with other settings; a differing evalcli version alone is a note.
+void check_comparable(const Scores& baseline, const Scores& current, const std::string& baseline_path, Notes& notes) {
+  const std::string expected = scoring_fields(baseline.metric, baseline.signature);
+  const std::string got = scoring_fields(current.metric, current.signature);
+  if (current.metric != baseline.metric || got != expected) {
+    throw usage_error(fmt::format("{}: {} signatures differ in {}: the scores are not comparable", baseline_path,
+                                  baseline.metric, stats::signature_difference(expected, got)));
+  }
+  const auto made_by = find_field(parse_signature(baseline.signature), "version");
+  const auto now_by = find_field(parse_signature(current.signature), "version");
+  if (made_by && now_by && *made_by != *now_by) {
+    notes.say(fmt::format("{} was made by {}, this run by {}; every component version in the signatures is the same, "
+                          "so the scores compare",
+                          baseline_path, *made_by, *now_by));
+  }
+  if (baseline.rounded_decimals) {
+    notes.say(fmt::format("{} holds scores rounded as printed (SacreBLEU's JSON): the new {} scores are compared at "
+                          "{} decimal{}",
+                          baseline_path, baseline.metric, *baseline.rounded_decimals,
+                          *baseline.rounded_decimals == 1 ? "" : "s"));
+  }
+}
+
+// `score` as a baseline rounded to `decimals` holds it.
+double rounded_as(double score, std::optional<int> decimals) {
+  if (!decimals || !std::isfinite(score)) return score;
+  double back = score;
+  parse_finite_double(format_fixed(score, *decimals), back);
+  return back;
+}
+
 // One score to compare: the metric's one score, or one of its score components.
 struct ComparedScore {
   std::string label;                  // what the verdict names: "BLEU", "ROUGE rouge2"
@@ -307,44 +403,37 @@ std::vector<ComparedScore> scores_to_compare(const std::string& metric_name, con
   return scores;
 }
 
-void run_check(const CheckOptions& o, Streams& io) {
-  // Thresholds first: a bad one is a usage error before any file is read.
-  const bool significance = o.significance.has_value();
-  const double significance_level = significance ? parse_p_value(*o.significance) : 0.0;
-  std::optional<AllowedDrop> max_drop;
-  if (o.max_drop) max_drop = parse_max_drop(*o.max_drop);
-  const Scores baseline = read_scores(o.baseline, "baseline");
-  const Scores current = current_scores(baseline, o, io);
-  const std::string expected = without_resampling_fields(baseline.signature);
-  const std::string got = without_resampling_fields(current.signature);
-  if (current.metric != baseline.metric || got != expected) {
-    throw usage_error(fmt::format("{}: signatures differ in {}: the scores are not comparable", o.baseline,
-                                  stats::signature_difference(expected, got)));
-  }
+// Compares one metric's baseline and new scores, printing a verdict per
+// system and score component; returns the failed verdicts.
+std::vector<std::string> check_metric(const Scores& baseline, const Scores& current, const CheckOptions& o,
+                                      const Thresholds& thresholds, Notes& notes, Streams& io) {
+  const auto& max_drop = thresholds.max_drop;
+  const bool significance = thresholds.significance;
+  const double significance_level = thresholds.significance_level;
+  check_comparable(baseline, current, o.baseline, notes);
   if (o.significance && !(baseline.has_rows && current.has_rows)) {
     throw usage_error(fmt::format("--significance needs segment statistics: a baseline{} written with --stats-out",
                                   o.current.empty() ? "" : " and --current"));
   }
-  check_same_test_set(baseline, current, o.baseline, io);
+  check_same_test_set(baseline, current, o.baseline, notes);
   const std::vector<std::size_t> pairing = pair_systems(baseline, current, o.baseline);
   const auto metric = metric_from_signature(baseline.metric, baseline.signature);  // for significance tests
   const MetricDefinition* definition = metric_definition_for_name(baseline.metric);
   const bool higher = higher_is_better(baseline.metric);
-  const int width = o.width.value_or(definition != nullptr ? definition->default_width : 2);
+  const int width = o.width.value_or(std::max(definition != nullptr ? definition->default_width : 2,
+                                              baseline.rounded_decimals.value_or(0)));
   const auto components = score_component_models(*metric);
   std::vector<std::string> failures;
-  bool noted = false;
   for (std::size_t s = 0; s < current.systems.size(); ++s) {
     const ScoredSystem& before = baseline.systems[pairing[s]];
     const ScoredSystem& now = current.systems[s];
-    for (const ComparedScore& score : scores_to_compare(baseline.metric, *metric, components, before, now)) {
-      if (score.model == metric.get() && !components.empty() && !noted) {
-        noted = true;
-        io.err << fmt::format("evalcli: note: {} records only the first {} score ({}), not each of {}: only it is "
-                              "compared\n",
+    for (ComparedScore score : scores_to_compare(baseline.metric, *metric, components, before, now)) {
+      score.now = rounded_as(score.now, baseline.rounded_decimals);
+      if (score.model == metric.get() && !components.empty()) {
+        notes.say(fmt::format("{} records only the first {} score ({}), not each of {}: only it is compared",
                               before.components.empty() ? o.baseline : std::string("the current report"),
                               baseline.metric, metric->score_components()[0],
-                              fmt::join(metric->score_components(), ", "));
+                              fmt::join(metric->score_components(), ", ")));
       }
       if (max_drop && !o.allow_large_drop) refuse_large_drop(*max_drop, score.before, definition, score.label);
       const double allowed = max_drop ? max_drop->for_baseline(score.before)
@@ -379,11 +468,32 @@ void run_check(const CheckOptions& o, Streams& io) {
       io.out << (failed ? "FAIL " : "ok   ") << verdict << "\n";
     }
   }
+  return failures;
+}
+
+void run_check(const CheckOptions& o, Streams& io) {
+  // Thresholds first: a bad one is a usage error before any file is read.
+  Thresholds thresholds;
+  thresholds.significance = o.significance.has_value();
+  if (thresholds.significance) thresholds.significance_level = parse_p_value(*o.significance);
+  if (o.max_drop) thresholds.max_drop = parse_max_drop(*o.max_drop);
+  if (!o.current.empty() && (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty())) {
+    throw usage_error("--current and -r/-i cannot be combined: --current already holds the new scores");
+  }
+  // Every metric of the baseline is checked (a report of `evalcli sacrebleu -m bleu chrf ter`).
+  const std::vector<Scores> baselines = read_score_sets(o.baseline, "baseline");
+  const std::vector<Scores> current_sets = o.current.empty() ? std::vector<Scores>{} : read_score_sets(o.current, "current");
+  std::vector<std::string> failures;
+  Notes notes(io);
+  for (const Scores& baseline : baselines) {
+    const Scores current = current_scores(baseline, o, current_sets, baselines.size() == 1, io);
+    const std::vector<std::string> failed = check_metric(baseline, current, o, thresholds, notes, io);
+    failures.insert(failures.end(), failed.begin(), failed.end());
+  }
   if (!failures.empty()) {
-    const char* what = components.empty() ? "systems" : "scores";
     throw Error(ExitCode::check_failed,
                 fmt::format("check failed against {}: {}", o.baseline, failures.front()),
-                failures.size() > 1 ? fmt::format("({} {} failed)", failures.size(), what) : "");
+                failures.size() > 1 ? fmt::format("({} scores failed)", failures.size()) : "");
   }
 }
 

@@ -149,7 +149,7 @@ std::unique_ptr<Presentation> cider_presentation(std::optional<std::size_t> docu
     if (!report.contains("sentences") || report["sentences"].size() != ids.size()) return;
     for (std::size_t i = 0; i < ids.size(); ++i) {
       nlohmann::ordered_json sentence;
-      sentence["id"] = ids[i];
+      sentence["id"] = nlohmann::ordered_json::parse(ids[i]);  // ids are kept as JSON text: report the value
       for (auto it = report["sentences"][i].begin(); it != report["sentences"][i].end(); ++it) sentence[it.key()] = it.value();
       report["sentences"][i] = sentence;
     }

@@ -111,6 +111,33 @@ nlohmann::ordered_json make_ppl_report(const std::string& name, const std::strin
   return report;
 }
 
+// Counts lines that look tokenized already (a space before a final period or
+// before a comma, split-off clitics): their bits per character and byte
+// include the spaces a tokenizer inserted, which the raw text does not have.
+class TokenizedLook {
+ public:
+  void add(std::string_view line) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+    if (line.empty()) return;
+    ++lines_;
+    const bool tokenized = line.ends_with(" .") || line.ends_with(" ?") || line.ends_with(" !") ||
+                           line.find(" , ") != std::string_view::npos || line.find(" n't ") != std::string_view::npos ||
+                           line.find(" 's ") != std::string_view::npos;
+    tokenized_ += tokenized;
+  }
+  // A note for stderr when most lines look tokenized, else "".
+  std::string note() const {
+    if (lines_ == 0 || tokenized_ * 2 <= lines_) return "";
+    return fmt::format("evalcli: note: {} of {} lines look tokenized (spaces before punctuation): bits per character "
+                       "and byte count the input as given, the spaces a tokenizer inserted included; for the figure "
+                       "of the raw text, score the untokenized text (with -tok 13a or the model's own tokenizer)\n",
+                       tokenized_, lines_);
+  }
+
+ private:
+  std::size_t lines_ = 0, tokenized_ = 0;
+};
+
 // Which of KenLM query's three output levels to print (query -v).
 struct KenlmLevels {
   bool word = true, sentence = true, summary = true;
@@ -218,6 +245,8 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   // corpus scoring keeps constant memory whatever the number of lines.
   scoring.keep_rows = !o.kenlm_output && (o.per_doc || needs_rows(shared_output(o)));
   scoring.want_words = o.kenlm_output && levels.word;
+  TokenizedLook tokenized_look;
+  if (!o.kenlm_output && !o.output.quiet) scoring.on_line = [&](std::string_view line) { tokenized_look.add(line); };
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
   std::function<void(const ppl::ArpaLine&)> print_kenlm_line;
   if (o.kenlm_output) {
@@ -234,6 +263,7 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, metric_fields);
     const auto presentation = ppl_presentation(metric, o.per_doc);
     report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
+    io.err << tokenized_look.note();
     return;
   }
   const nlohmann::ordered_json details = corpus.to_json();
@@ -446,7 +476,8 @@ void add_ppl_command(CLI::App& app, Streams& io) {
   cmd->add_option("-f,--format", o->format, "report format")->check(CLI::IsMember({"text", "json"}));
   add_output_file_option(cmd, "--json-out", o->json_out, "also write the JSON report to FILE (atomically; - = stdout)");
   cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");
-  add_statistics_options(cmd, o->output);
+  // One model and one text are one system: paired tests cannot run (comparing two models is not offered yet).
+  add_statistics_options(cmd, o->output, "--confidence,--ci", "--seed", /*paired_tests=*/false);
   add_signature_option(cmd, o->signature);
   cmd->callback([o, cmd, &io] { run_ppl(*o, cmd, io); });
 }

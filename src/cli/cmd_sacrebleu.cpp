@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <ostream>
@@ -75,6 +76,63 @@ const std::vector<std::string>& runnable_tokenizers() {
   return names;
 }
 
+// SacreBLEU 2.6.0's argparse usage, as its console script `sacrebleu` prints it
+// at argparse's default width of 80 columns (COLUMNS unset, no terminal).
+constexpr const char* kSacrebleuUsage = R"(usage: sacrebleu [-h] [--citation] [--list] [--test-set TEST_SET]
+                 [--language-pair LANGPAIR] [--origlang ORIGLANG]
+                 [--subset SUBSET] [--download DOWNLOAD]
+                 [--echo ECHO [ECHO ...]] [--input [INPUT ...]]
+                 [--num-refs NUM_REFS] [--encoding ENCODING]
+                 [--metrics {bleu,chrf,ter} [{bleu,chrf,ter} ...]]
+                 [--sentence-level] [--smooth-method {none,floor,add-k,exp}]
+                 [--smooth-value BLEU_SMOOTH_VALUE]
+                 [--tokenize {none,zh,13a,intl,char,ja-mecab,ko-mecab,spm,flores101,flores200,spBLEU-1K}]
+                 [--lowercase] [--force] [--chrf-char-order CHRF_CHAR_ORDER]
+                 [--chrf-word-order CHRF_WORD_ORDER] [--chrf-beta CHRF_BETA]
+                 [--chrf-whitespace] [--chrf-lowercase] [--chrf-eps-smoothing]
+                 [--ter-case-sensitive] [--ter-asian-support] [--ter-no-punct]
+                 [--ter-normalized] [--confidence]
+                 [--confidence-n CONFIDENCE_N] [--paired-ar | --paired-bs]
+                 [--paired-ar-n PAIRED_AR_N] [--paired-bs-n PAIRED_BS_N]
+                 [--paired-jobs PAIRED_JOBS] [--quiet] [--short]
+                 [--score-only] [--width WIDTH] [--detail] [--no-color]
+                 [--format {json,text,latex}] [--version]
+                 [refs ...]
+)";
+
+// The codec Python's codecs.lookup() finds for `name`, of the two evalcli reads:
+// "utf_8", "latin_1", or "" for any other. Python first lowercases the name and
+// turns each run of other characters than letters, digits and '.' into one '_'
+// (encodings.normalize_encoding), then looks up encodings.aliases. Latin-1 is the
+// one 8-bit codec whose table is bytes = code points in Python and ICU alike.
+std::string python_codec(const std::string& name) {
+  std::string normalized;
+  bool punctuation = false;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '.') {
+      if (punctuation && !normalized.empty()) normalized += '_';
+      normalized += static_cast<char>(std::tolower(u));
+      punctuation = false;
+    } else {
+      punctuation = true;
+    }
+  }
+  static const std::vector<std::string> utf_8 = {"utf_8", "u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4", "cp65001"};
+  static const std::vector<std::string> latin_1 = {"latin_1",   "8859",         "cp819",           "csisolatin1",
+                                                   "ibm819",    "iso8859",      "iso8859_1",       "iso_8859_1",
+                                                   "iso_8859_1_1987", "iso_ir_100", "l1",        "latin", "latin1"};
+  for (const auto* names : {&utf_8, &latin_1}) {
+    if (std::find(names->begin(), names->end(), normalized) != names->end()) return names->front();
+  }
+  return "";
+}
+
+// argparse's error: the usage, then "PROG: error: MESSAGE", exit 2.
+[[noreturn]] void argparse_error(const std::string& message) {
+  throw RawExit(2, std::string(kSacrebleuUsage) + "sacrebleu: error: " + message + "\n");
+}
+
 // argparse's refusal of a --tokenize value, as SacreBLEU's usage error (exit 2).
 void check_tokenize_choice(const std::optional<std::string>& tokenize) {
   if (!tokenize) return;
@@ -82,8 +140,7 @@ void check_tokenize_choice(const std::optional<std::string>& tokenize) {
   if (std::find(names.begin(), names.end(), *tokenize) != names.end()) return;
   std::string choices;
   for (const auto& name : names) choices += (choices.empty() ? "'" : ", '") + name + "'";
-  throw RawExit(2, fmt::format("sacrebleu: error: argument --tokenize/-tok: invalid choice: '{}' (choose from {})\n",
-                               *tokenize, choices));
+  argparse_error(fmt::format("argument --tokenize/-tok: invalid choice: '{}' (choose from {})", *tokenize, choices));
 }
 
 // SacreBLEU's BLEU.__init__ hint when -l names a target whose tokenizer is not the one given.
@@ -113,13 +170,18 @@ std::vector<std::string> sorted_metric_names(const std::vector<std::string>& req
   return names;
 }
 
-void check_arguments(const SacrebleuArgs& args, std::size_t num_systems) {
-  if (args.num_refs != 1 && args.refs.size() > 1) {
-    throw RawExit(1, "sacreBLEU: The --num-refs argument allows you to provide any number of tab-delimited "
-                     "references in a single file.\nsacreBLEU: You can only use it with externally provided "
-                     "references, however (i.e., not with `-t`), and you cannot then provide multiple "
-                     "reference files.\n");
+// sacrebleu.py's sanity checks, system by system: an empty system, then
+// lengths that differ from a reference's. `prefix`: "sacreBLEU: " unless -q.
+std::string no_sentence_message(const std::string& prefix) { return prefix + "Test set None contains no sentence\n"; }
+std::string length_mismatch_message(const LineCountMismatch& e, const std::string& prefix) {
+  for (const std::size_t lines : e.hyp_lines) {
+    if (lines == 0) return no_sentence_message(prefix);
+    if (std::any_of(e.ref_lines.begin(), e.ref_lines.end(), [&](std::size_t r) { return r != lines; })) break;
   }
+  return prefix + "System and reference streams have different lengths.\n";
+}
+
+void check_arguments(const SacrebleuArgs& args, std::size_t num_systems) {
   const bool paired = args.paired_bs || args.paired_ar;
   if (args.sentence_level) {
     if (num_systems > 1) throw RawExit(1, "sacreBLEU: Only one system can be evaluated in sentence-level mode.\n");
@@ -142,7 +204,10 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
     if (value == "json" || value == "text" || value == "latex") args.format = value;
   }
   if (args.paired_bs && args.paired_ar) {
-    throw RawExit(2, "sacrebleu: error: argument --paired-ar/-par: not allowed with argument --paired-bs/-pbs\n");
+    // argparse names the one of the exclusive pair that came second.
+    const bool bs_first = args.first_paired_test == "--paired-bs";
+    argparse_error(fmt::format("argument {}: not allowed with argument {}", bs_first ? "--paired-ar/-par" : "--paired-bs/-pbs",
+                               bs_first ? "--paired-bs/-pbs" : "--paired-ar/-par"));
   }
   check_tokenize_choice(args.tokenize);
   // sacrebleu.py main(), before anything is read; counted before duplicates go (-m bleu bleu).
@@ -150,8 +215,17 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   if (args.sentence_level && args.metrics.size() > 1) {
     throw RawExit(1, std::string(args.quiet ? "" : "sacreBLEU: ") + "Only one metric can be used in sentence-level mode.\n");
   }
-  if (args.encoding != "utf-8" && args.encoding != "utf8" && args.encoding != "UTF-8") {
-    throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 only (got -e {})\n", args.encoding));
+  if (args.num_refs != 1 && args.refs.size() > 1) {
+    const std::string prefix = args.quiet ? "" : "sacreBLEU: ";
+    throw RawExit(1, prefix + "The --num-refs argument allows you to provide any number of tab-delimited references "
+                              "in a single file.\n" +
+                         prefix + "You can only use it with externally provided references, however (i.e., not "
+                                  "with `-t`),\n" +
+                         prefix + "and you cannot then provide multiple reference files.\n");
+  }
+  const std::string encoding = python_codec(args.encoding);
+  if (encoding.empty()) {
+    throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 and Latin-1 only (got -e {})\n", args.encoding));
   }
   if (args.refs.empty()) {
     throw RawExit(1, "sacreBLEU: I need either a predefined test set (-t) or a list of references\n");
@@ -180,6 +254,7 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   spec.tab_separated_refs = args.num_refs > 1 ? args.num_refs : 0;
   if (args.inputs) spec.hyp_paths = *args.inputs;
   spec.stdin_stream = &io.in;
+  spec.latin1 = encoding == "latin_1";
   TextScan scan;  // BLEU's tokenized-period count (metrics/base.py)
   if (bleu && !args.force && !args.sentence_level) scan_while_reading(spec, scan);
 
@@ -189,9 +264,13 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
     std::vector<std::string> unique;
     for (const auto& path : *args.inputs) {
       if (std::find(unique.begin(), unique.end(), path) != unique.end()) {
-        if (paired && path == unique.front()) continue;
-        throw RawExit(1, fmt::format("sacreBLEU: '{}' already used to name a system.\nsacreBLEU: Make sure to "
-                                     "have a different basename for each system.\n", path));
+        if (paired && path == unique.front()) {
+          if (!args.quiet) io.err << fmt::format("sacreBLEU: Ignoring {} as it was also given as the baseline.\n", python_repr(path));
+          continue;
+        }
+        const std::string prefix = args.quiet ? "" : "sacreBLEU: ";
+        throw RawExit(1, fmt::format("{}{} already used to name a system.\n{}Make sure to have a different basename "
+                                     "for each system.\n", prefix, python_repr(path), prefix));
       }
       unique.push_back(path);
     }
@@ -202,13 +281,16 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   std::vector<std::vector<SystemStats>> results;
   try {
     results = compute_corpus_stats(metric_ptrs, spec, need_rows);
-  } catch (const LineCountMismatch&) {
-    throw RawExit(1, "sacreBLEU: System and reference streams have different lengths.\n");
+  } catch (const LineCountMismatch& e) {
+    throw RawExit(1, length_mismatch_message(e, args.quiet ? "" : "sacreBLEU: "));
+  } catch (const EmptyInput&) {
+    throw RawExit(1, no_sentence_message(args.quiet ? "" : "sacreBLEU: "));
   } catch (const TabFieldMismatch& e) {
     if (spec.hyp_paths.empty() && std::string(e.what()).rfind("<stdin>", 0) == 0) {
       throw RawExit(17, "sacreBLEU: FATAL: the number of tab-delimited fields in the input stream differ across lines.\n");
     }
-    throw RawExit(17, fmt::format("sacreBLEU: FATAL: {}\n", e.what()));
+    throw RawExit(17, fmt::format("{}FATAL: line {}: expected {} fields, but found {}.\n", args.quiet ? "" : "sacreBLEU: ",
+                                  e.line, e.expected, e.found));
   } catch (const RawExit&) {
     throw;
   } catch (const Error& e) {
@@ -298,7 +380,15 @@ void add_sacrebleu_command(CLI::App& app, Streams& io) {
   cmd->add_flag("--paired-ar", a->paired_ar);
   cmd->add_option("--paired-ar-n", a->paired_ar_n);
   cmd->add_option("-j,--paired-jobs", a->paired_jobs);
-  cmd->callback([a, &io] { run_sacrebleu(*a, io); });
+  cmd->callback([a, &io, cmd] {
+    for (const CLI::Option* option : cmd->parse_order()) {
+      if (option->get_name() == "--paired-bs" || option->get_name() == "--paired-ar") {
+        a->first_paired_test = option->get_name();
+        break;
+      }
+    }
+    run_sacrebleu(*a, io);
+  });
 }
 
 }  // namespace evalcli::cli

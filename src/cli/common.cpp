@@ -103,17 +103,19 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics) 
 }
 
 void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag,
-                            const std::string& seed_flag) {
+                            const std::string& seed_flag, bool paired_tests) {
   cmd->add_flag("--stats", options.stats, "also describe the sentence-level scores (n, mean, stdev, quantiles)");
   cmd->add_flag(confidence_flag, options.confidence, "bootstrap 95% confidence interval (-ci), as SacreBLEU");
   cmd->add_option("--confidence-n", options.confidence_n, "bootstrap resamples (-cin)")->check(CLI::PositiveNumber);
-  cmd->add_flag("--paired-bs", options.paired_bs, "paired bootstrap test of every -i system against the first");
-  cmd->add_option("--paired-bs-n", options.paired_bs_n, "paired bootstrap resamples (-pbsn)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_flag("--paired-ar", options.paired_ar, "paired approximate randomisation test against the first -i system");
-  cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
-      ->check(CLI::NonNegativeNumber);
+  if (paired_tests) {
+    cmd->add_flag("--paired-bs", options.paired_bs, "paired bootstrap test of every -i system against the first");
+    cmd->add_option("--paired-bs-n", options.paired_bs_n, "paired bootstrap resamples (-pbsn)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--paired-ar", options.paired_ar, "paired approximate randomisation test against the first -i system");
+    cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
+    cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
+        ->check(CLI::NonNegativeNumber);
+  }
   if (!seed_flag.empty()) {
     cmd->add_option(seed_flag, options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
   }
@@ -337,7 +339,9 @@ nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_
 // One score's distribution, interval and paired test of system s, as report fields.
 void add_statistics_json(nlohmann::ordered_json& report, const ScoreAnalysis& score, const Analysis& analysis,
                          std::size_t s, const OutputOptions& output) {
-  if (score.distribution[s]) report["sentence_scores"] = stats::to_json(*score.distribution[s]);
+  if (score.distribution[s]) {
+    report["sentence_scores"] = stats::to_json(*score.distribution[s], score.model->corpus_score_is_mean());
+  }
   if (score.confidence[s]) report["confidence"] = interval_json(*score.confidence[s], analysis.confidence_n, analysis.seed);
   if (score.paired[s]) {
     const auto& r = *score.paired[s];
@@ -467,9 +471,9 @@ std::string statistics_lines(const Analysis& analysis, std::size_t s, const Outp
 std::string distribution_line(const StatsModel& metric, const stats::Distribution& d, int width) {
   auto f = [&](double v) { return format_fixed(v, width); };
   return fmt::format(
-      "  sentence-level {} (n = {}; their mean is not the corpus score): mean {} stdev {} | min {} p5 {} p25 {} "
+      "  sentence-level {} (n = {}; their mean {} the corpus score): mean {} stdev {} | min {} p5 {} p25 {} "
       "median {} p75 {} p95 {} max {}\n",
-      metric.name(), d.n, f(d.mean), f(d.stdev), f(d.min), f(d.p5), f(d.p25), f(d.median), f(d.p75), f(d.p95),
+      metric.name(), d.n, metric.corpus_score_is_mean() ? "is" : "is not", f(d.mean), f(d.stdev), f(d.min), f(d.p5), f(d.p25), f(d.median), f(d.p75), f(d.p95),
       f(d.max));
 }
 

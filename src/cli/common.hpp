@@ -81,8 +81,9 @@ void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics =
 // The statistics options alone. `confidence_flag` / `seed_flag` rename
 // --confidence / --seed for commands that already use those names (ROUGE's
 // rouge-score aggregator: --confidence LEVEL); an empty seed_flag adds none.
+// `paired_tests` false: no --paired-* options (a command with one system, as ppl with one model and one text).
 void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::string& confidence_flag = "--confidence,--ci",
-                            const std::string& seed_flag = "--seed");
+                            const std::string& seed_flag = "--seed", bool paired_tests = true);
 // An option naming an output file (--json-out, --stats-out): an empty name is
 // a usage error, "-" is standard output (docs/errors.md, "Output files").
 CLI::Option* add_output_file_option(CLI::App* cmd, const std::string& flags, std::string& path, const std::string& help);

@@ -51,6 +51,7 @@ struct SacrebleuArgs {
   bool paired_ar = false;
   int paired_ar_n = 10000;
   int paired_jobs = 1;
+  std::string first_paired_test;  // "--paired-bs" or "--paired-ar", whichever was given first
 };
 
 // Builds the metric SacreBLEU calls `name` ("bleu", "chrf", "ter") from the

@@ -85,6 +85,17 @@ std::string align_on_equals(const std::vector<std::string>& lines) {
   return out;
 }
 
+std::string python_repr(const std::string& text) {
+  const bool use_double = text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
+  const char quote = use_double ? '"' : '\'';
+  std::string out(1, quote);
+  for (char c : text) {
+    if (c == '\\' || c == quote) out += '\\';
+    out += c;
+  }
+  return out + quote;
+}
+
 std::string python_json_quote(const std::string& text, bool ensure_ascii) {
   std::u32string decoded;
   utf8::decode(text, decoded);
@@ -147,8 +158,8 @@ std::string render_single_system(const SacrebleuRun& run) {
     const std::string signature =
         sacrebleu_signature(metric, run.nrefs, json ? false : run.args.short_signature);
     if (run.args.score_only) {
-      results.push_back(json ? python_float_repr(python_round(metric.score(totals), run.args.width))
-                             : format_fixed(metric.score(totals), run.args.width));
+      // Score.format() returns f"{score:.{width}f}" before its JSON branch: fixed decimals in either format.
+      results.push_back(format_fixed(metric.score(totals), run.args.width));
     } else if (json) {
       results.push_back(score_json(metric, totals, signature, run.args.width, std::nullopt));
     } else {

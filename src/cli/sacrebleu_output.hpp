@@ -51,6 +51,9 @@ std::string align_on_equals(const std::vector<std::string>& lines);
 // Length in code points, as Python's len() of a str.
 std::size_t display_length(std::string_view utf8);
 
+// Python's repr() of a str, enough for file names in log lines.
+std::string python_repr(const std::string& text);
+
 // Python json.dumps string quoting (ensure_ascii escapes non-ASCII as \uXXXX).
 std::string python_json_quote(const std::string& utf8, bool ensure_ascii);
 

@@ -19,18 +19,6 @@ std::string upper(std::string text) {
   return text;
 }
 
-// Python's repr() of a str, enough for file names in log lines.
-std::string python_repr(const std::string& text) {
-  const bool use_double = text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
-  const char quote = use_double ? '"' : '\'';
-  std::string out(1, quote);
-  for (char c : text) {
-    if (c == '\\' || c == quote) out += '\\';
-    out += c;
-  }
-  return out + quote;
-}
-
 std::string p_value_text(double p) { return fmt::format("(p = {:.4f})", p) + (p > 0.05 ? "" : "*"); }
 
 std::string optional_repr(const std::optional<double>& value) {
@@ -82,12 +70,22 @@ std::string explanation(const SacrebleuArgs& args, const std::string& baseline) 
   return out;
 }
 
+// SACREBLEU_SEED as SacreBLEU reads it; where int() or numpy refuses it SacreBLEU
+// dies of a ValueError (exit 1): one line here.
+stats::Seed sacrebleu_seed() {
+  try {
+    return stats::resolve_seed(std::nullopt);
+  } catch (const Error& e) {
+    throw RawExit(1, fmt::format("sacreBLEU: error: {}\n", e.what()));
+  }
+}
+
 }  // namespace
 
 std::string render_single_system_confidence(const SacrebleuRun& run) {
   const auto& args = run.args;
   const bool json = args.format == "json";
-  const stats::Seed seed = stats::resolve_seed(std::nullopt);
+  const stats::Seed seed = sacrebleu_seed();
   const auto samples = static_cast<std::size_t>(args.confidence_n);
   const std::vector<SacrebleuField> extra = {{"bs", "bs", std::to_string(samples)}, {"seed", "rs", seed.text}};
   std::vector<std::string> results;
@@ -133,7 +131,7 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
   stats::PairedTestOptions options;
   options.kind = args.paired_bs ? stats::PairedTestKind::bootstrap : stats::PairedTestKind::randomization;
   options.samples = static_cast<std::size_t>(std::max(0, args.paired_bs ? args.paired_bs_n : args.paired_ar_n));
-  options.seed = stats::resolve_seed(std::nullopt);
+  options.seed = sacrebleu_seed();
   options.jobs = static_cast<unsigned>(std::max(0, args.paired_jobs));
 
   std::vector<std::vector<stats::StatMatrix>> matrices(run.metrics.size());
@@ -188,7 +186,9 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
   }
   std::string out = args.format == "latex" ? latex_booktabs(headers, rows) : fancy_grid(headers, rows);
   out += "\n";
-  out += explanation(args, names[0]);
+  // print_results_table takes the baseline's name from a row "Baseline: NAME"; systems read from
+  // stdin have a plain "Baseline", and the explanation then names none.
+  out += explanation(args, names[0].starts_with("Baseline:") ? names[0] : std::string());
   out += "-----------------\nMetric signatures\n-----------------\n";
   const std::string seed_text = options.seed.value ? std::to_string(*options.seed.value) : "none";
   const std::vector<SacrebleuField> extra = {

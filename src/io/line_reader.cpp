@@ -164,6 +164,10 @@ bool LineReader::next_unstripped(std::u32string& line) {
   std::string bytes;
   if (!next_bytes(bytes)) return false;
   line.clear();
+  if (latin1_) {
+    for (const char byte : bytes) line.push_back(static_cast<unsigned char>(byte));
+    return true;
+  }
   const std::size_t bad = utf8::decode(bytes, line);
   if (bad != utf8::npos) throw_invalid_utf8(bytes, bad);
   return true;

@@ -18,13 +18,17 @@ ParallelReader::ParallelReader(const CorpusSpec& spec)
   // Open everything first so that a missing file is reported before any work.
   for (const auto& path : spec.ref_paths) io::check_readable_file(path);
   for (const auto& path : spec.hyp_paths) io::check_readable_file(path);
-  for (const auto& path : spec.ref_paths) ref_readers_.emplace_back(path);
+  for (const auto& path : spec.ref_paths) {
+    ref_readers_.emplace_back(path);
+    if (spec.latin1) ref_readers_.back().decode_latin1();
+  }
   num_refs_ = tab_refs_ > 1 ? static_cast<std::size_t>(tab_refs_) : ref_readers_.size();
 
   if (spec.hyp_paths.empty()) {
     from_stdin_ = true;
     std::istream& in = spec.stdin_stream ? *spec.stdin_stream : std::cin;
     hyp_readers_.emplace_back(in, "<stdin>", true);
+    if (spec.latin1) hyp_readers_.back().decode_latin1();
     // The first line's tab-separated fields decide the number of systems.
     std::u32string first;
     if (hyp_readers_[0].next(first)) {
@@ -39,6 +43,7 @@ ParallelReader::ParallelReader(const CorpusSpec& spec)
   } else {
     for (const auto& path : spec.hyp_paths) {
       hyp_readers_.emplace_back(path);
+      if (spec.latin1) hyp_readers_.back().decode_latin1();
       system_names_.push_back(path);
     }
     num_systems_ = hyp_readers_.size();
@@ -59,9 +64,9 @@ bool ParallelReader::read_hyps(std::vector<std::u32string>& hyps) {
     if (!hyp_readers_[0].next(line)) return false;
     const auto fields = split(line, U'\t');
     if (fields.size() != num_systems_) {
-      throw TabFieldMismatch(ExitCode::input_data,
-                             fmt::format("<stdin>:{}: {} tab-separated systems, but the first line has {}",
-                                         hyp_readers_[0].line_number(), fields.size(), num_systems_));
+      throw TabFieldMismatch(fmt::format("<stdin>:{}: {} tab-separated systems, but the first line has {}",
+                                         hyp_readers_[0].line_number(), fields.size(), num_systems_),
+                             hyp_readers_[0].line_number(), num_systems_, fields.size());
     }
     for (std::size_t s = 0; s < num_systems_; ++s) {
       hyps[s].assign(text::rstrip(fields[s]));
@@ -84,10 +89,10 @@ bool ParallelReader::read_refs(std::vector<std::u32string>& refs) {
     const auto fields = split(line, U'\t', static_cast<std::size_t>(tab_refs_ - 1));
     refs.assign(fields.begin(), fields.end());
     if (refs.size() != static_cast<std::size_t>(tab_refs_)) {
-      throw TabFieldMismatch(ExitCode::input_data,
-                             fmt::format("{}:{}: expected {} tab-separated references, found {}",
-                                         ref_readers_[0].name(), ref_readers_[0].line_number(),
-                                         tab_refs_, refs.size()));
+      throw TabFieldMismatch(fmt::format("{}:{}: expected {} tab-separated references, found {}",
+                                         ref_readers_[0].name(), ref_readers_[0].line_number(), tab_refs_,
+                                         refs.size()),
+                             ref_readers_[0].line_number(), static_cast<std::size_t>(tab_refs_), refs.size());
     }
     return true;
   }
@@ -104,14 +109,17 @@ bool ParallelReader::read_refs(std::vector<std::u32string>& refs) {
 void ParallelReader::throw_length_mismatch(bool) {
   // Count every stream to the end so the message can give all lengths.
   std::vector<std::string> parts;
+  std::vector<std::size_t> hyp_lines, ref_lines;
   for (auto& reader : hyp_readers_) {
-    parts.push_back(fmt::format("{} has {} lines", reader.name(), reader.count_total_lines()));
+    hyp_lines.push_back(reader.count_total_lines());
+    parts.push_back(fmt::format("{} has {} lines", reader.name(), hyp_lines.back()));
   }
   for (auto& reader : ref_readers_) {
-    parts.push_back(fmt::format("{} has {} lines", reader.name(), reader.count_total_lines()));
+    ref_lines.push_back(reader.count_total_lines());
+    parts.push_back(fmt::format("{} has {} lines", reader.name(), ref_lines.back()));
   }
-  throw LineCountMismatch(ExitCode::input_data,
-                          fmt::format("line counts differ: {}", fmt::join(parts, ", ")));
+  throw LineCountMismatch(fmt::format("line counts differ: {}", fmt::join(parts, ", ")), std::move(hyp_lines),
+                          std::move(ref_lines));
 }
 
 bool ParallelReader::next(std::vector<std::u32string>& hyps, std::vector<std::u32string>& refs) {

@@ -52,8 +52,8 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
     if (on_segment) on_segment(reader.segments_read());
   }
   if (reader.segments_read() == 0) {
-    throw input_error(fmt::format("{}: empty input: no hypothesis lines",
-                                  spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));
+    throw EmptyInput(fmt::format("{}: empty input: no hypothesis lines",
+                                     spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));
   }
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     for (std::size_t s = 0; s < exact[m].size(); ++s) {

@@ -37,7 +37,7 @@ Distribution describe(std::vector<double> values) {
   return d;
 }
 
-nlohmann::ordered_json to_json(const Distribution& d) {
+nlohmann::ordered_json to_json(const Distribution& d, bool mean_is_corpus_score) {
   nlohmann::ordered_json out;
   out["n"] = d.n;
   out["mean"] = d.mean;
@@ -49,8 +49,9 @@ nlohmann::ordered_json to_json(const Distribution& d) {
   out["p75"] = d.p75;
   out["p95"] = d.p95;
   out["max"] = d.max;
-  out["note"] = "sentence-level scores of the metric as configured; their mean is not the corpus score, "
-                "which is computed from statistics summed over all segments";
+  out["note"] = mean_is_corpus_score ? "sentence-level scores of the metric as configured; their mean is the corpus score"
+                                     : "sentence-level scores of the metric as configured; their mean is not the corpus "
+                                       "score, which is computed from statistics summed over all segments";
   return out;
 }
 

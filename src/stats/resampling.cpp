@@ -41,17 +41,37 @@ Summation summation_for(const StatsModel& metric) {
   return metric.sacrebleu_fields().empty() ? Summation::float64 : Summation::float32_like_sacrebleu;
 }
 
+namespace {
+
+// Python's int() allows one underscore between two digits ("1_000"): the digits without them, or
+// `digits` unchanged when an underscore stands elsewhere (then the number is refused).
+std::string without_digit_underscores(std::string_view digits) {
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (digits[i] != '_') {
+      out += digits[i];
+      continue;
+    }
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const bool between_digits = i > 0 && digit(digits[i - 1]) && i + 1 < digits.size() && digit(digits[i + 1]);
+    if (!between_digits) return std::string(digits);
+  }
+  return out;
+}
+
+}  // namespace
+
 Seed parse_seed(const std::string& text, std::string_view source) {
   std::string lowered = text;
   std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
   if (lowered == "none") return {std::nullopt, lowered};
-  // Python's int(): surrounding whitespace and a leading '+' are accepted.
+  // Python's int(): surrounding whitespace, a leading '+' and underscores between digits are accepted.
   const std::size_t start = lowered.find_first_not_of(" \t\n");
   const std::size_t end = lowered.find_last_not_of(" \t\n");
   const std::string_view digits =
       start == std::string::npos ? std::string_view() : std::string_view(lowered).substr(start, end - start + 1);
   std::uint64_t value = 0;
-  if (parse_integer(digits, value) != NumberProblem::ok) {
+  if (parse_integer(without_digit_underscores(digits), value) != NumberProblem::ok) {
     throw usage_error(fmt::format("{}: seed '{}' is not a whole number from 0 to {} or 'none'", source, text,
                                   std::numeric_limits<std::uint64_t>::max()));
   }

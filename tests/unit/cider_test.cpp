@@ -221,8 +221,28 @@ TEST_CASE("cider CLI: plain text, JSONL and COCO inputs agree", "[cider][cli]") 
   const auto c = nlohmann::json::parse(from_coco.out);
   CHECK(p["score"] == j["score"]);
   CHECK(p["score"] == c["score"]);
-  CHECK(c["sentences"][0]["id"] == "7");  // the annotation file's image order
+  CHECK(c["sentences"][0]["id"] == 7);  // the annotation file's image order, as its JSON number
   CHECK(p["signature"].get<std::string>().rfind("nrefs:2|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1|", 0) == 0);
+}
+
+TEST_CASE("cider CLI: per-image ids are the input's JSON values, encoded once (issue #19 item 7)", "[cider][cli]") {
+  TempFile jsonl(
+      "{\"id\": \"1007129816.jpg\", \"refs\": [\"a man rides a horse\"], \"hyp\": \"a man on a horse\"}\n"
+      "{\"id\": 42, \"refs\": [\"a dog runs\"], \"hyp\": \"a dog running\"}\n"
+      "{\"refs\": [\"a cat sleeps\"], \"hyp\": \"a sleeping cat\"}\n",
+      ".jsonl");
+  const auto r = run_cli({"cider", "--jsonl", jsonl.path(), "-f", "json", "--sentence-level"});
+  REQUIRE(r.exit_code == 0);
+  const auto sentences = nlohmann::json::parse(r.out)["sentences"];
+  REQUIRE(sentences.size() == 3);
+  CHECK(sentences[0]["id"] == "1007129816.jpg");
+  CHECK(sentences[1]["id"] == 42);
+  CHECK(sentences[2]["id"] == 3);  // no "id": the line number
+  CHECK(r.out.find("\\\"1007129816.jpg") == std::string::npos);
+  TempFile ref("a b\nc d\n");
+  const auto plain = run_cli({"cider", "-r", ref.path(), "-i", ref.path(), "-f", "json", "--sentence-level"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK(nlohmann::json::parse(plain.out)["sentences"][1]["id"] == 2);
 }
 
 TEST_CASE("cider CLI: variable reference counts give nrefs:var", "[cider][cli]") {

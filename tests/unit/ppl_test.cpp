@@ -505,3 +505,63 @@ TEST_CASE("the ppl text report leads with PPL, the OOV rate and bits per charact
   CHECK_THAT(with_oovs.out, Catch::Contains("OOV rate 25.00% (1 of 4 tokens)") &&
                                 Catch::Contains("note: 25.0% of the tokens are not in the model's vocabulary"));
 }
+
+// Issue #19 item 6: KenLM's probing tables keep the sign bit of log
+// probabilities (every one is read back with it set) and store a zero back-off
+// as -0 unless the n-gram is the context of a longer one (lm/blank.hh), so a
+// zero probability prints "-0" or "0" depending on the context. Expected
+// outputs: KenLM query (kpu/kenlm 4cb443e, compile_query_only.sh) on these models.
+TEST_CASE("KenLM's signed zeros: p = 0 prints -0 after a word that is no context, 0 after one", "[ppl][arpa]") {
+  TempFile arpa(
+      "\\data\\\nngram 1=4\nngram 2=2\n\n\\1-grams:\n-1\t<unk>\t0\n0\t<s>\t-0.5\n-0.5\t</s>\t0\n-0.25\tw\t0\n\n"
+      "\\2-grams:\n-0.1\t<s> w\n-0.2\tw </s>\n\n\\end\\\n",
+      ".arpa");
+  const auto words = [&](std::vector<std::string> extra, const std::string& text) {
+    std::vector<std::string> args = {"ppl", "--lm", arpa.path(), "--kenlm-output", "-v", "word"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(args, text);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return r.out;
+  };
+  // </s>'s zero back-off is -0 (no bigram starts with </s>): -0 + -0.
+  CHECK(words({}, "w </s> <s> w\n") == "w=3 2 -0.1\t</s>=2 2 -0.2\t<s>=1 1 -0\tw=3 2 -0.1\t</s>=2 2 -0.2\t");
+  // w is the context of "w </s>": its zero back-off is +0, and -0 + +0 = 0.
+  CHECK(words({}, "w <s>\n") == "w=3 2 -0.1\t<s>=1 1 0\t</s>=2 1 -1\t");
+  // With -n, <s> has no context at all.
+  CHECK(words({"-n"}, "<s> w\n") == "<s>=1 1 -0\tw=3 2 -0.1\t");
+  // A line total starts at +0 (KenLM's float total = 0.0): 0 + -0 = 0.
+  const auto line = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "-v", "sentence", "-n"}, "<s>\n");
+  CHECK(line.out == "Total: 0 OOV: 0\n");
+}
+
+TEST_CASE("ARPA: a NaN log probability is refused at load, naming the line", "[ppl][arpa]") {
+  const std::string head = "\\data\\\nngram 1=4\nngram 2=1\n\n\\1-grams:\n-1\t<unk>\n-99\t<s>\t-0.5\n-0.5\t</s>\n";
+  const std::string bigram = "\\2-grams:\n-0.1\t<s> w\n\n\\end\\\n";
+  // KenLM (kpu/kenlm 4cb443e query): Could not parse "nan" into a float in the 1-gram at byte 105
+  CHECK_THAT(load_error(head + "nan\tw\n" + bigram),
+             Catch::Contains(":9: Could not parse \"nan\" into a float: a NaN log probability in the 1-gram"));
+  CHECK_THAT(load_error(head + "-0.25\tw\n" + "\\2-grams:\n-NaN\t<s> w\n\n\\end\\\n"),
+             Catch::Contains(":11: Could not parse \"-NaN\" into a float: a NaN log probability in the 2-gram"));
+  TempFile arpa(head + "NaN\tw\n" + bigram, ".arpa");
+  const auto r = run_cli({"ppl", "--lm", arpa.path()}, "w\n");
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains(arpa.path() + ":9: Could not parse \"NaN\""));
+}
+
+TEST_CASE("ARPA: of duplicate n-grams the first is kept, as KenLM's probing tables do", "[ppl][arpa]") {
+  // A repeated unigram still takes a word id (w=3, its repeat 4, v=5), but
+  // look-ups find the first; <unk> and <UNK> all go to id 0, so the last wins.
+  TempFile arpa(
+      "\\data\\\nngram 1=7\nngram 2=3\n\n\\1-grams:\n-1\t<unk>\n-2\t<unk>\n-99\t<s>\t-0.5\n-0.5\t</s>\n"
+      "-0.25\tw\t-0.1\n-0.75\tw\t-0.3\n-0.5\tv\n\n"
+      "\\2-grams:\n-0.1\t<s> w\n-0.2\tw v\n-0.4\t<s> w\n\n\\end\\\n",
+      ".arpa");
+  const auto r = run_cli({"ppl", "--lm", arpa.path(), "--kenlm-output", "-v", "word"}, "w v zz w\n");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // <s> w: -0.1 (first); w v: -0.2; zz: p(<unk>) = -2 + bo(v) (absent: -0); w: p(w) = -0.25 + bo(<unk>) (-0);
+  // </s>: p(</s>) + bo(w) = -0.5 + -0.1.
+  CHECK(r.out == fmt::format("w=3 2 -0.1\tv=5 2 -0.2\tzz=0 1 -2\tw=3 1 -0.25\t</s>=2 1 {}\t",
+                             ppl::kenlm_number(f("-0.5") + f("-0.1"))));
+}

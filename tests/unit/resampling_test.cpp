@@ -45,6 +45,10 @@ TEST_CASE("seeds: integers, 'none' in any case, environment fallback", "[stats][
   CHECK(parse_seed("NoNe").text == "none");
   CHECK_THROWS_AS(parse_seed("-1"), Error);
   CHECK_THROWS_AS(parse_seed("abc"), Error);
+  // Python's int(): one underscore between two digits.
+  CHECK(*parse_seed("1_000_000").value == 1000000);
+  CHECK(parse_seed("4_2").text == "4_2");
+  for (const char* refused : {"4__2", "_42", "42_", "+_42", "4_ 2"}) CHECK_THROWS_AS(parse_seed(refused), Error);
   CHECK(*resolve_seed(std::string("9")).value == 9);
   ::setenv("SACREBLEU_SEED", "77", 1);
   CHECK(*resolve_seed(std::nullopt).value == 77);

@@ -5,6 +5,9 @@
 // 2.6.0 from source with tests/data/make_ter_double_pass.py (each case keeps its command).
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "conformance/sacrebleu_golden.hpp"
 #include "support/test_support.hpp"
 
@@ -50,8 +53,7 @@ TEST_CASE("TER references tokenized twice: 16 tercom settings x 2 corpora, as Sa
     const Corpus files = corpus(c.at("corpus").get<std::string>());
     INFO(c.at("json_command").get<std::string>());
     // evalcli sacrebleu: SacreBLEU's whole stdout, byte for byte (its version:2.6.0 is evalcli's, as in
-    // tests/conformance). Not `-b -w 4` here: evalcli sacrebleu prints Python's float repr for -b in
-    // JSON mode ("0.0", "20.0") where SacreBLEU prints "0.0000", a separate, older difference.
+    // tests/conformance); -b is tested in sacrebleu_warnings_test.cpp.
     CHECK(out_of(with({"sacrebleu", files.ref.path(), "-i", files.hyp.path(), "-m", "ter"}, c.at("flags"))) ==
           with_evalcli_version(c.at("json").get<std::string>()));
     CHECK(out_of(with({"sacrebleu", files.ref.path(), "-i", files.hyp.path(), "-m", "ter", "-f", "text", "-w", "4"},
@@ -113,4 +115,24 @@ TEST_CASE("sacrebleu -sl with two metrics fails as SacreBLEU 2.6.0", "[sacrebleu
     CHECK(result.err == "Only one metric can be used in sentence-level mode.\n");
   }
   CHECK(run_cli({"sacrebleu", ref.path(), "-i", hyp.path(), "-sl", "-m", "chrf"}).exit_code == 0);
+}
+
+TEST_CASE("TER --ter-normalized on possessives, hyphens, numbers and punctuation, as SacreBLEU 2.6.0 (issue #19 item 1)",
+          "[ter][cli][sacrebleu]") {
+  // tests/data/ter_normalized: each NAME.stdout made by SacreBLEU 2.6.0 with the command in commands.txt.
+  const auto folder = evalcli::test::source_dir() / "tests/data/ter_normalized";
+  std::ifstream commands(folder / "commands.txt");
+  std::size_t cases = 0;
+  for (std::string line; std::getline(commands, line);) {
+    std::istringstream words(line);
+    std::string name, word;
+    words >> name >> word;  // "NAME:" then "sacrebleu"
+    name.pop_back();
+    std::vector<std::string> args = {"sacrebleu"};
+    while (words >> word) args.push_back((word == "ref.txt" || word == "hyp.txt") ? (folder / word).string() : word);
+    INFO(line);
+    CHECK(out_of(args) == with_evalcli_version(evalcli::test::read_file(folder / (name + ".stdout"))));
+    ++cases;
+  }
+  CHECK(cases == 6);
 }

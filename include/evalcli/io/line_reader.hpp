@@ -33,6 +33,8 @@ class LineReader {
 
   // Next line as raw bytes without its terminator; false at end of input.
   bool next_bytes(std::string& line);
+  // Decode lines as ISO-8859-1 (every byte one code point) instead of UTF-8.
+  void decode_latin1() { latin1_ = true; }
   // Next line decoded from UTF-8 (throws on invalid UTF-8), not stripped.
   bool next_unstripped(std::u32string& line);
   // Next line decoded and rstrip()ped of Python whitespace (SacreBLEU's view).
@@ -52,6 +54,7 @@ class LineReader {
   std::unique_ptr<Input> input_;
   std::string name_;
   bool universal_newlines_ = false;
+  bool latin1_ = false;
   std::size_t line_number_ = 0;
   std::vector<std::string> pending_;  // lines split off a CR-separated chunk (stdin)
   std::size_t pending_pos_ = 0;

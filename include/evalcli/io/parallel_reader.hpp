@@ -20,6 +20,7 @@ struct CorpusSpec {
   // tab-separated fields are several systems (SacreBLEU's convention).
   std::vector<std::string> hyp_paths;
   std::istream* stdin_stream = nullptr;  // defaults to std::cin
+  bool latin1 = false;                   // every stream is ISO-8859-1, not UTF-8 (evalcli sacrebleu -e latin-1)
   // Sees every segment as read (hypotheses by system, then references), for
   // checks of the text itself: mostly-CJK text, tokenized periods.
   std::function<void(const std::vector<std::u32string>& hyps, const std::vector<std::u32string>& refs)> on_segment;
@@ -29,15 +30,28 @@ struct CorpusSpec {
   std::size_t segment_count = static_cast<std::size_t>(-1);
 };
 
-// Thrown when streams differ in length; the sacrebleu front end prints its own text.
+// Thrown when streams differ in length; the sacrebleu front end prints its own
+// text, which depends on the lengths (an empty system is reported first).
 class LineCountMismatch : public Error {
  public:
-  using Error::Error;
+  LineCountMismatch(std::string message, std::vector<std::size_t> hyp_lines, std::vector<std::size_t> ref_lines)
+      : Error(ExitCode::input_data, std::move(message)), hyp_lines(std::move(hyp_lines)), ref_lines(std::move(ref_lines)) {}
+  std::vector<std::size_t> hyp_lines;  // per hypothesis stream (stdin with tab-separated systems: one)
+  std::vector<std::size_t> ref_lines;  // per reference stream
 };
 // Thrown for tab-field count problems (stdin systems, -nr); SacreBLEU exits 17 there.
 class TabFieldMismatch : public Error {
  public:
-  using Error::Error;
+  TabFieldMismatch(std::string message, std::size_t line, std::size_t expected, std::size_t found)
+      : Error(ExitCode::input_data, std::move(message)), line(line), expected(expected), found(found) {}
+  std::size_t line;      // 1-based line of the stream
+  std::size_t expected;  // fields wanted (systems of the first stdin line, or -nr)
+  std::size_t found;     // fields on that line (-nr: at most -nr, the last keeps its tabs)
+};
+// Thrown when every stream is empty (no segment at all).
+class EmptyInput : public Error {
+ public:
+  explicit EmptyInput(std::string message) : Error(ExitCode::input_data, std::move(message)) {}
 };
 
 // Yields, segment by segment, one hypothesis per system and all references.

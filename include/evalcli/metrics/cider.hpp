@@ -135,6 +135,7 @@ class Cider : public Metric {
   // As pycocoevalcap: np.mean of the per-image scores (when the rows are kept).
   double corpus_score(const SystemStats& system) const override;
   bool corpus_score_needs_rows() const override { return true; }
+  bool corpus_score_is_mean() const override { return true; }
   std::string signature() const override;
 
   const CiderOptions& options() const { return options_; }

@@ -37,7 +37,7 @@ class CiderCorpusRun {
   // The document frequencies (replace them with --df before pass 2).
   CiderCorpus& corpus() { return *corpus_; }
   const std::vector<std::string>& system_names() const { return system_names_; }
-  // Each item's id (JSON text, or the line number), in order.
+  // Each item's id as JSON text (`"x.jpg"` with its quotes, `391895`), or the line number, in order.
   const std::vector<std::string>& ids() const { return ids_; }
   // References per item when all items have the same number, else 0 ("var").
   std::size_t uniform_refs() const { return uniform_refs_; }

@@ -61,6 +61,7 @@ class NltkMeteor : public Metric {
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;
+  bool corpus_score_is_mean() const override;
   std::string signature() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;
 

@@ -67,6 +67,10 @@ class StatsModel {
   virtual double corpus_score(const SystemStats& system) const;
   // True when corpus_score needs the rows (they are then kept for it).
   virtual bool corpus_score_needs_rows() const { return false; }
+  // True when the corpus score is the mean of the sentence-level scores
+  // (rouge-score, ROUGE-1.5.5's averages, NLTK METEOR, CIDEr); --stats then
+  // says so instead of warning that their mean is not the corpus score.
+  virtual bool corpus_score_is_mean() const { return false; }
 
   // True when the corpus totals must be the correctly rounded sums of the
   // segment rows (Python's math.fsum: rouge-score's mean of per-pair scores),
@@ -118,6 +122,7 @@ class ComponentModel : public StatsModel {
   double corpus_score(const SystemStats& system) const override;
   bool corpus_score_needs_rows() const override { return parent_.corpus_score_needs_rows(); }
   bool exact_totals() const override { return parent_.exact_totals(); }
+  bool corpus_score_is_mean() const override { return parent_.corpus_score_is_mean(); }
   std::string signature() const override { return parent_.signature(); }
 
  private:

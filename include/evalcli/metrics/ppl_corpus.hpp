@@ -45,6 +45,8 @@ struct ArpaCorpusOptions {
   bool kenlm_final_line = false;
   bool keep_rows = false;   // per-line statistics rows in the result
   bool want_words = false;  // per-token scores for the observer
+  // Sees every input line as read, before any tokenizer (the text checks).
+  std::function<void(std::string_view line)> on_line;
 };
 
 // One scored line, shown to the caller's observer (KenLM's per-line output).

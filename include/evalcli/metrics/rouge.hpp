@@ -148,6 +148,7 @@ class RougeScoreMetric : public Metric {
   // rouge-score's means are math.fsum(scores) / n: totals are exact sums, so
   // the plain corpus score needs no per-pair rows (constant memory).
   bool exact_totals() const override { return true; }
+  bool corpus_score_is_mean() const override { return true; }
   std::string signature() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;
   // One component per type ("rouge1", "rougeL"): its mean F-measure.
@@ -238,6 +239,8 @@ class Rouge155Metric : public Metric {
   std::vector<std::string> stat_names() const override;
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
   double score(std::span<const Stat> stats) const override;
+  // ROUGE-1.5.5 averages the per-document scores, except with -t 1|2 (summed counts).
+  bool corpus_score_is_mean() const override;
   std::string signature() const override;
   // One component per measure ("ROUGE-1", "ROUGE-SU4"): its F, as score() of the first.
   std::vector<std::string> score_components() const override;

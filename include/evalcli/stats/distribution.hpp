@@ -19,6 +19,8 @@ struct Distribution {
 Distribution describe(std::vector<double> values);
 double quantile(std::span<const double> sorted, double q);
 
-nlohmann::ordered_json to_json(const Distribution& distribution);
+// `mean_is_corpus_score`: the metric's corpus score is the mean of these
+// scores (StatsModel::corpus_score_is_mean); the note says which.
+nlohmann::ordered_json to_json(const Distribution& distribution, bool mean_is_corpus_score);
 
 }  // namespace evalcli::stats

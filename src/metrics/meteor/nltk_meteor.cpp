@@ -242,6 +242,8 @@ double NltkMeteor::score(std::span<const Stat> stats) const {
   return options_.aggregate == MeteorAggregate::mean ? mean_score(stats) : summed_stats_score(stats);
 }
 
+bool NltkMeteor::corpus_score_is_mean() const { return options_.aggregate == MeteorAggregate::mean; }
+
 std::string NltkMeteor::signature() const {
   std::string stages = "exact";
   if (options_.stem) stages += "+stem-" + stemmer_.id();

@@ -12,6 +12,7 @@
 #include <limits>
 #include <ostream>
 #include <optional>
+#include <utility>
 
 #include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/core/detail/string_hash.hpp"
@@ -55,6 +56,33 @@ static_assert(sizeof(MiddleEntry) == 16 && sizeof(LongestEntry) == 12 && sizeof(
 
 bool is_blank(float prob) { return std::isnan(prob); }
 
+// KenLM's signed zeros (lm/value.hh, lm/blank.hh), which decide whether a zero
+// prints "-0" or "0": every probability is read back with its sign bit set,
+// and a zero back-off is -0 ("no extension") unless the n-gram is the context
+// of another entry, then +0. Adding -0 changes no sum, so the extra zeros
+// evalcli's longer states add leave every result as KenLM's.
+inline float with_sign_bit(float prob) { return std::copysign(prob, -1.0f); }
+inline float unextended(float backoff) { return backoff == 0.0f ? -0.0f : backoff; }
+inline void mark_extended(float& backoff) {
+  if (backoff == 0.0f) backoff = 0.0f;
+}
+
+// `prob` (of the longest real n-gram matched, of order real_length) plus the
+// back-offs of the contexts of orders real_length .. last, shortest first;
+// backoffs[m - 1] is that of the context of order m. A blank of order
+// any_length > real_length stands for the sum up to its own order, which
+// KenLM computes at load and stores like any probability (sign bit set).
+inline float add_backoffs(float prob, const float* backoffs, std::size_t real_length, std::size_t any_length,
+                          std::size_t last) {
+  std::size_t m = real_length;
+  if (any_length > real_length) {
+    for (; m < any_length && m <= last; ++m) prob += backoffs[m - 1];
+    prob = with_sign_bit(prob);
+  }
+  for (; m <= last; ++m) prob += backoffs[m - 1];
+  return prob;
+}
+
 // The n-gram and vocabulary tables, sized from the ARPA header counts (80%
 // load when full) so they are filled once; blanks (KenLM's missing suffixes)
 // may fill them to 92% before one grows.
@@ -65,6 +93,8 @@ class ProbingTable : public detail::ProbingTable<Entry, detail::TableShape::size
  public:
   ProbingTable() : Base(92) {}
   void reserve(std::size_t count) { Base::reserve(count * 92 / 80); }
+  using Base::find;
+  Entry* find(std::uint64_t key) { return const_cast<Entry*>(std::as_const(*this).find(key)); }
 };
 
 struct Weights {
@@ -191,20 +221,25 @@ class ArpaParser {
   }
   // A float as KenLM's ReadFloat: leading spaces skipped, trailing junk left.
   float read_float(std::string_view line, std::size_t& pos, const char* what) const;
+  // The probability column of an n-gram entry: refused when positive or NaN, stored with its sign bit set.
+  float read_probability(std::string_view line, std::size_t& pos, int n) const;
   void read_header(int n);
   // Parses the words of an n-gram entry into ids_ (checked against the vocabulary).
   void read_words(std::string_view line, std::size_t& pos, int n);
   // Reads the optional back-off column; returns 0 if absent.
   float read_backoff(std::string_view line, std::size_t pos, bool highest, int n);
-  void insert_blank_suffixes(int n, const std::uint64_t* suffix_keys);
   // An n-gram entry parsed but not yet in the tables (see read_ngrams).
   struct PendingNgram {
     std::size_t line_number;
     float prob;
     float backoff;
     std::uint64_t context;  // key of the first n-1 words (n > 2)
+    WordId context_last;    // the word before the last
   };
-  // Parses the next entry of the n-gram section into `pending` and `suffix_keys` (n + 1 slots).
+  void insert_blank_suffixes(int n, const PendingNgram& pending, const std::uint64_t* suffix_keys);
+  void mark_context_extended(std::size_t order, std::uint64_t key, WordId word);
+  // Parses the next entry of the n-gram section into `pending` and `suffix_keys`
+  // (2n + 1 slots: [m] = key of the last m words; [n + 1 + j] = of the context's last j).
   void parse_ngram(int n, bool highest, std::uint64_t index, std::uint64_t count, PendingNgram& pending,
                    std::uint64_t* suffix_keys);
   void add_ngram(int n, bool highest, const PendingNgram& pending, const std::uint64_t* suffix_keys);
@@ -305,6 +340,21 @@ float ArpaParser::read_float(std::string_view line, std::size_t& pos, const char
   return value;
 }
 
+float ArpaParser::read_probability(std::string_view line, std::size_t& pos, int n) const {
+  const std::size_t start = pos;
+  const float prob = read_float(line, pos, "probability");
+  if (!(prob <= 0.0f)) [[unlikely]] {
+    if (std::isnan(prob)) {
+      const std::string_view text = line.substr(start, pos - start);
+      fail(fmt::format("Could not parse \"{}\" into a float: a NaN log probability in the {}-gram (KenLM refuses it too)",
+                       text.substr(std::min(text.find_first_not_of(" \t\v\f\r"), text.size())), n));
+    }
+    fail(fmt::format("Positive log probability {} in the model (an IRSTLM bug; KenLM refuses it too) in the {}-gram",
+                     kenlm_number(prob), n));
+  }
+  return with_sign_bit(prob);
+}
+
 std::vector<std::uint64_t> ArpaParser::read_counts() {
   std::string_view line;
   do {
@@ -360,7 +410,7 @@ void ArpaParser::read_header(int n) {
 
 float ArpaParser::read_backoff(std::string_view line, std::size_t pos, bool highest, int n) {
   const auto in_entry = [n](const std::string& what) { return fmt::format("{} in the {}-gram", what, n); };
-  if (pos == line.size() || (line[pos] == '\r' && pos + 1 == line.size())) return 0.0f;
+  if (pos == line.size() || (line[pos] == '\r' && pos + 1 == line.size())) return -0.0f;  // see unextended()
   if (line[pos] != '\t') fail(in_entry("Expected tab or newline for backoff"));
   ++pos;
   const float backoff = read_float(line, pos, "backoff");
@@ -375,7 +425,7 @@ float ArpaParser::read_backoff(std::string_view line, std::size_t pos, bool high
   if (pos < line.size() && !(line[pos] == '\r' && pos + 1 == line.size())) {
     fail(in_entry(fmt::format("Expected newline after backoffs, got '{}'", line[pos])));
   }
-  return highest ? 0.0f : backoff;
+  return highest ? 0.0f : unextended(backoff);
 }
 
 void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool& has_unknown) {
@@ -392,11 +442,7 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
     std::string_view line = next_entry(1);
     if (line[0] == '\\') too_few_entries(1, i, count);
     std::size_t pos = 0;
-    float prob = read_float(line, pos, "probability");
-    if (prob > 0.0f) {
-      fail(fmt::format("Positive log probability {} in the model (an IRSTLM bug; KenLM refuses it too) in the 1-gram",
-                       kenlm_number(prob)));
-    }
+    const float prob = read_probability(line, pos, 1);
     if (pos >= line.size() || line[pos] != '\t') fail("Expected tab after probability in the 1-gram");
     ++pos;
     while (pos < line.size() && is_arpa_space(line[pos])) ++pos;
@@ -405,17 +451,15 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
     const std::string_view word = line.substr(pos, end - pos);
     if (word.empty()) fail("missing word in the 1-gram");
     const float backoff = read_backoff(line, end, highest, 1);
-    WordId id;
     const auto found = model_.vocab.find(word);
-    if (found) {
-      id = *found;  // <unk>/<UNK> (or a duplicate entry: the last one wins)
-      if (id == kUnknownWord) has_unknown = true;
-    } else {
-      id = static_cast<WordId>(model_.unigrams.size());
-      model_.vocab.insert(word, id);
-      model_.unigrams.push_back({0, 0});
+    if (found == kUnknownWord) {  // <unk> and <UNK> are id 0: the last entry wins
+      has_unknown = true;
+      model_.unigrams[kUnknownWord] = {prob, backoff};
+      continue;
     }
-    model_.unigrams[id] = {prob, backoff};
+    // A repeated word takes the next id, as in KenLM, but look-ups keep finding the first.
+    if (!found) model_.vocab.insert(word, static_cast<WordId>(model_.unigrams.size()));
+    model_.unigrams.push_back({prob, backoff});
   }
   if (!has_unknown) {
     model_.unigrams[kUnknownWord] = {-100.0f, 0.0f};
@@ -449,13 +493,23 @@ void ArpaParser::read_words(std::string_view line, std::size_t& pos, int n) {
 // pruning): they make the longest-match walk continue and count in the printed
 // n-gram length; their probability is the back-off estimate (computed at query time).
 // suffix_keys[m] is the key of the n-gram's last m words.
-void ArpaParser::insert_blank_suffixes(int n, const std::uint64_t* suffix_keys) {
+void ArpaParser::insert_blank_suffixes(int n, const PendingNgram& pending, const std::uint64_t* suffix_keys) {
+  const std::uint64_t* context_keys = suffix_keys + n + 1;
   for (int m = n - 1; m >= 2; --m) {
     bool inserted = false;
     model_.middle[static_cast<std::size_t>(m)].find_or_insert(
-        MiddleEntry{suffix_keys[m], std::numeric_limits<float>::quiet_NaN(), 0.0f}, inserted);
+        MiddleEntry{suffix_keys[m], std::numeric_limits<float>::quiet_NaN(), -0.0f}, inserted);
     if (!inserted) return;  // present: its own suffixes were handled when it was added
+    // The blank's context (the last m-1 words of the n-gram's context) is extended, as KenLM's AdjustLower marks it.
+    mark_context_extended(static_cast<std::size_t>(m - 1), context_keys[m - 1], pending.context_last);
   }
+}
+
+// The (order)-gram with `key` (order >= 2) or the unigram `word` (order 1) is the
+// context of an entry: a zero back-off becomes +0 (KenLM's SetExtension).
+void ArpaParser::mark_context_extended(std::size_t order, std::uint64_t key, WordId word) {
+  if (order == 1) return mark_extended(model_.unigrams[word].backoff);
+  if (MiddleEntry* e = model_.middle[order].find(key); e != nullptr) mark_extended(e->backoff);
 }
 
 void ArpaParser::parse_ngram(int n, bool highest, std::uint64_t index, std::uint64_t count, PendingNgram& pending,
@@ -464,19 +518,16 @@ void ArpaParser::parse_ngram(int n, bool highest, std::uint64_t index, std::uint
   if (line[0] == '\\') too_few_entries(n, index, count);
   pending.line_number = lines_.line_number();
   std::size_t pos = 0;
-  pending.prob = read_float(line, pos, "probability");
-  if (pending.prob > 0.0f) {
-    fail(fmt::format("Positive log probability {} in the model (an IRSTLM bug; KenLM refuses it too) in the {}-gram",
-                     kenlm_number(pending.prob), n));
-  }
+  pending.prob = read_probability(line, pos, n);
   read_words(line, pos, n);
   pending.backoff = read_backoff(line, pos, highest, n);
-  if (n > 2) {
-    std::uint64_t context = start_key(ids_[n - 2]);
-    for (int k = n - 3; k >= 0; --k) context = fold(context, ids_[k]);
-    pending.context = context;
-    model_.middle[static_cast<std::size_t>(n - 1)].prefetch(context);
-  }
+  // Keys of the context's suffixes (its last j words), the whole context last.
+  std::uint64_t* context_keys = suffix_keys + n + 1;
+  pending.context_last = ids_[n - 2];
+  context_keys[1] = start_key(ids_[n - 2]);
+  for (int j = 2; j <= n - 1; ++j) context_keys[j] = fold(context_keys[j - 1], ids_[n - 1 - j]);
+  pending.context = context_keys[n - 1];
+  if (n > 2) model_.middle[static_cast<std::size_t>(n - 1)].prefetch(pending.context);
   // Keys of the suffixes (last m words), the whole n-gram last.
   suffix_keys[1] = start_key(ids_[n - 1]);
   for (int m = 2; m <= n; ++m) suffix_keys[m] = fold(suffix_keys[m - 1], ids_[n - m]);
@@ -489,21 +540,27 @@ void ArpaParser::parse_ngram(int n, bool highest, std::uint64_t index, std::uint
 }
 
 void ArpaParser::add_ngram(int n, bool highest, const PendingNgram& pending, const std::uint64_t* suffix_keys) {
-  // The context (first n-1 words) must be an (n-1)-gram of the model.
-  if (n > 2 && model_.middle[static_cast<std::size_t>(n - 1)].find(pending.context) == nullptr) {
-    fail_at(pending.line_number, fmt::format("The context of every {}-gram should appear as a {}-gram", n, n - 1));
+  // The context (first n-1 words) must be an (n-1)-gram of the model (valid
+  // until middle[n - 1] grows, which only the blanks below can make it do).
+  MiddleEntry* context = nullptr;
+  if (n > 2) {
+    context = model_.middle[static_cast<std::size_t>(n - 1)].find(pending.context);
+    if (context == nullptr) {
+      fail_at(pending.line_number, fmt::format("The context of every {}-gram should appear as a {}-gram", n, n - 1));
+    }
   }
+  // Of duplicate entries the first is kept: KenLM's probing tables insert the
+  // repeat after it, where no look-up reaches.
   bool inserted = false;
   if (highest) {
-    LongestEntry& entry = model_.longest.find_or_insert(LongestEntry{suffix_keys[n], pending.prob}, inserted);
-    entry.prob = pending.prob;  // a duplicate entry: the last one wins
+    model_.longest.find_or_insert(LongestEntry{suffix_keys[n], pending.prob}, inserted);
   } else {
-    MiddleEntry& entry = model_.middle[static_cast<std::size_t>(n)].find_or_insert(
-        MiddleEntry{suffix_keys[n], pending.prob, pending.backoff}, inserted);
-    entry.prob = pending.prob;  // also turns an earlier blank into a real entry
-    entry.backoff = pending.backoff;
+    model_.middle[static_cast<std::size_t>(n)].find_or_insert(MiddleEntry{suffix_keys[n], pending.prob, pending.backoff},
+                                                              inserted);
   }
-  if (inserted) insert_blank_suffixes(n, suffix_keys);
+  if (!inserted) return;
+  mark_extended(context != nullptr ? context->backoff : model_.unigrams[pending.context_last].backoff);
+  insert_blank_suffixes(n, pending, suffix_keys);
 }
 
 // Entries are parsed a batch at a time, their table slots prefetched, then
@@ -520,7 +577,7 @@ void ArpaParser::read_ngrams(int n, std::uint64_t count) {
     model_.middle[static_cast<std::size_t>(n)].reserve(expected);
   }
   constexpr std::size_t kBatch = 32;
-  const std::size_t stride = static_cast<std::size_t>(n) + 1;
+  const std::size_t stride = 2 * static_cast<std::size_t>(n) + 1;
   PendingNgram pending[kBatch];
   std::vector<std::uint64_t> keys(kBatch * stride);
   for (std::uint64_t done = 0; done < count;) {
@@ -668,20 +725,19 @@ WordScore NgramModel::score(std::span<const WordId> history, WordId word) const 
     }
   }
   // Back off through the contexts longer than the matched one, shortest first.
-  if (k >= real_length) {
+  float backoffs[kMaxOrder];
+  std::size_t contexts = 0;  // contexts of orders 1 .. contexts are in the model
+  if (k >= 1) {
+    backoffs[contexts++] = impl.unigrams[history[0]].backoff;
     std::uint64_t context = start_key(history[0]);
-    for (std::size_t m = 1; m <= k; ++m) {
-      float backoff;
-      if (m == 1) {
-        backoff = impl.unigrams[history[0]].backoff;
-      } else {
-        context = fold(context, history[m - 1]);
-        float p;
-        if (!impl.find(static_cast<int>(m), context, p, backoff)) break;
-      }
-      if (m >= real_length) prob += backoff;
+    for (std::size_t m = 2; m <= k; ++m) {
+      context = fold(context, history[m - 1]);
+      float p;
+      if (!impl.find(static_cast<int>(m), context, p, backoffs[contexts])) break;
+      ++contexts;
     }
   }
+  prob = add_backoffs(prob, backoffs, real_length, any_length, contexts);
   return {prob, static_cast<unsigned>(any_length)};
 }
 
@@ -732,7 +788,7 @@ WordScore NgramModel::score(const State& in, WordId word, const NgramKeys& ngram
       real_length = i + 2;
     }
   }
-  for (std::size_t m = real_length; m <= length; ++m) prob += in.backoffs[m - 1];
+  prob = add_backoffs(prob, in.backoffs, real_length, any_length, length);
   out.length = std::min(any_length, keep);
   return {prob, static_cast<unsigned>(any_length)};
 }

@@ -39,6 +39,7 @@ ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const Arpa
   std::vector<ScoredWord> words;
   bool terminated = true;
   while (input.next(line, terminated)) {
+    if (options.on_line) options.on_line(line);
     std::string_view text = line;
     if (options.pipeline != nullptr) {
       const std::u32string decoded = utf8::decode_or_throw(line, fmt::format("{}:{}", input.name(), input.line_number()));

@@ -193,6 +193,18 @@ nlohmann::ordered_json PplStats::to_json() const {
   j["bits_per_token"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)) / ln2);
   j["bpc"] = chars == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(chars)) / ln2);
   j["bpb"] = bytes == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(bytes)) / ln2);
+  // The same quantities under the names of log-prob mode (docs/ppl.md), so that
+  // reports of both modes compare field for field.
+  const auto exp_or_null = [&](std::uint64_t count) -> nlohmann::json {
+    if (count == 0) return nullptr;
+    return std::exp(-(nats / static_cast<double>(count)));
+  };
+  j["ppl_token"] = j["ppl_including_oovs"];
+  j["nll_sum_nats"] = j["nll_nats"];
+  j["scored_tokens"] = tokens;
+  j["char_perplexity"] = exp_or_null(chars);
+  j["byte_perplexity"] = exp_or_null(bytes);
+  j["word_perplexity"] = exp_or_null(words);
   return j;
 }
 

@@ -759,6 +759,8 @@ std::unique_ptr<StatsModel> Rouge155Metric::score_component(std::size_t k) const
   });
 }
 
+bool Rouge155Metric::corpus_score_is_mean() const { return options_.counting == 0; }
+
 std::string Rouge155Metric::signature() const {
   const auto& o = options_;
   std::string flags = fmt::format("-c {} -r {}", o.confidence, o.resamples);
