@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <set>
 
@@ -91,7 +92,26 @@ struct ScoredSystem {
   std::string name;
   double score = 0;
   std::vector<StatRow> rows;  // per segment: only from a shard or a re-scoring
+  // Every score component's score by label (ROUGE: one per type), when the
+  // metric has components and the file records them (metric.hpp).
+  std::map<std::string, double> components;
 };
+
+// Each score component's corpus score, by label; empty for a metric without.
+std::map<std::string, double> component_scores(const StatsModel& metric, const SystemStats& system) {
+  std::map<std::string, double> scores;
+  const auto labels = metric.score_components();
+  for (std::size_t k = 0; k < labels.size(); ++k) scores[labels[k]] = metric.score_component(k)->corpus_score(system);
+  return scores;
+}
+
+// A report's "components": {label: {"score": ...}} (docs/statistics.md).
+std::map<std::string, double> component_scores(const nlohmann::json& report) {
+  std::map<std::string, double> scores;
+  if (!report.contains("components")) return scores;
+  for (const auto& [label, component] : report.at("components").items()) scores[label] = component.at("score").get<double>();
+  return scores;
+}
 
 // A baseline, or the current results: the metric and each system's score.
 struct Scores {
@@ -208,7 +228,7 @@ void add_report_entry(const nlohmann::json& report, const std::string& path, std
       sets.push_back(Scores{metric, signature, {}, false, std::nullopt, std::nullopt});
       set = sets.end() - 1;
     }
-    set->systems.push_back({report.value("system", std::string()), score, {}});
+    set->systems.push_back({report.value("system", std::string()), score, {}, component_scores(report)});
     if (!set->test_set) set->test_set = read_test_set(report, path);
     if (sacrebleu) set->rounded_decimals = std::max(set->rounded_decimals.value_or(1), shown_decimals(score));
   } catch (const nlohmann::json::exception& e) {
@@ -238,7 +258,8 @@ std::vector<Scores> read_score_sets(const std::string& path, const std::string& 
     const auto metric = metric_from_signature(shard.metric, shard.signature);
     Scores scores{shard.metric, shard.signature, {}, true, std::nullopt, std::nullopt};
     for (const auto& system : shard.systems) {
-      scores.systems.push_back({system.system, metric->corpus_score(system), system.rows});
+      scores.systems.push_back(
+          {system.system, metric->corpus_score(system), system.rows, component_scores(*metric, system)});
     }
     return {scores};
   }
@@ -269,7 +290,8 @@ Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
   if (!results[0].empty()) current.test_set = identify_test_set(spec, results[0][0].segments);
   for (auto& system : results[0]) {
     const double score = metric->corpus_score(system);
-    current.systems.push_back({system.system, score, std::move(system.rows)});
+    auto components = component_scores(*metric, system);
+    current.systems.push_back({system.system, score, std::move(system.rows), std::move(components)});
   }
   return current;
 }
@@ -357,8 +379,32 @@ double rounded_as(double score, std::optional<int> decimals) {
   return back;
 }
 
+// One score to compare: the metric's one score, or one of its score components.
+struct ComparedScore {
+  std::string label;                  // what the verdict names: "BLEU", "ROUGE rouge2"
+  const StatsModel* model = nullptr;  // scores resamples for --significance
+  double before = 0, now = 0;
+};
+
+// What to compare for a pair of systems: every score component when both sides
+// record them all (a drop in any type fails), else the one score.
+std::vector<ComparedScore> scores_to_compare(const std::string& metric_name, const StatsModel& metric,
+                                             const std::vector<std::unique_ptr<StatsModel>>& components,
+                                             const ScoredSystem& before, const ScoredSystem& now) {
+  const auto labels = metric.score_components();
+  bool recorded = !labels.empty();
+  for (const auto& label : labels) recorded = recorded && before.components.count(label) && now.components.count(label);
+  if (!recorded) return {{metric_name, &metric, before.score, now.score}};
+  std::vector<ComparedScore> scores;
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    scores.push_back({components[k]->name(), components[k].get(), before.components.at(labels[k]),
+                      now.components.at(labels[k])});
+  }
+  return scores;
+}
+
 // Compares one metric's baseline and new scores, printing a verdict per
-// system; returns the failed verdicts.
+// system and score component; returns the failed verdicts.
 std::vector<std::string> check_metric(const Scores& baseline, const Scores& current, const CheckOptions& o,
                                       const Thresholds& thresholds, Notes& notes, Streams& io) {
   const auto& max_drop = thresholds.max_drop;
@@ -376,42 +422,51 @@ std::vector<std::string> check_metric(const Scores& baseline, const Scores& curr
   const bool higher = higher_is_better(baseline.metric);
   const int width = o.width.value_or(std::max(definition != nullptr ? definition->default_width : 2,
                                               baseline.rounded_decimals.value_or(0)));
+  const auto components = score_component_models(*metric);
   std::vector<std::string> failures;
   for (std::size_t s = 0; s < current.systems.size(); ++s) {
     const ScoredSystem& before = baseline.systems[pairing[s]];
-    ScoredSystem now = current.systems[s];
-    now.score = rounded_as(now.score, baseline.rounded_decimals);
-    if (max_drop && !o.allow_large_drop) refuse_large_drop(*max_drop, before.score, definition, baseline.metric);
-    const double allowed = max_drop ? max_drop->for_baseline(before.score)
-                                    : (significance ? std::numeric_limits<double>::infinity() : 0.0);
-    const double drop = higher ? before.score - now.score : now.score - before.score;
-    std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", baseline.metric, now.name,
-                                      format_fixed(before.score, width), format_fixed(now.score, width),
-                                      now.score - before.score, width);
-    // NaN never passes: a comparison with NaN is false, so test it first.
-    bool failed = std::isnan(before.score) || std::isnan(now.score) || drop > allowed;
-    if (std::isnan(before.score) || std::isnan(now.score)) {
-      verdict += "; a score is not a number";
-    } else if (failed) {
-      verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
-    }
-    if (significance) {
-      if (before.rows.size() != now.rows.size()) {
-        throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
-                                      before.rows.size(), now.rows.size()));
+    const ScoredSystem& now = current.systems[s];
+    for (ComparedScore score : scores_to_compare(baseline.metric, *metric, components, before, now)) {
+      score.now = rounded_as(score.now, baseline.rounded_decimals);
+      if (score.model == metric.get() && !components.empty()) {
+        notes.say(fmt::format("{} records only the first {} score ({}), not each of {}: only it is compared",
+                              before.components.empty() ? o.baseline : std::string("the current report"),
+                              baseline.metric, metric->score_components()[0],
+                              fmt::join(metric->score_components(), ", ")));
       }
-      stats::PairedTestOptions test;
-      test.samples = static_cast<std::size_t>(o.samples);
-      test.seed = stats::resolve_seed(o.seed);
-      const std::vector<std::vector<stats::StatMatrix>> matrices = {
-          {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
-      const double p = *stats::run_paired_tests({metric.get()}, matrices, test)[0][1].p_value;
-      const bool significant_drop = drop > 0 && p <= significance_level;
-      verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
-      failed = failed || significant_drop;
+      if (max_drop && !o.allow_large_drop) refuse_large_drop(*max_drop, score.before, definition, score.label);
+      const double allowed = max_drop ? max_drop->for_baseline(score.before)
+                                      : (significance ? std::numeric_limits<double>::infinity() : 0.0);
+      const double drop = higher ? score.before - score.now : score.now - score.before;
+      std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", score.label, now.name,
+                                        format_fixed(score.before, width), format_fixed(score.now, width),
+                                        score.now - score.before, width);
+      // NaN never passes: a comparison with NaN is false, so test it first.
+      bool failed = std::isnan(score.before) || std::isnan(score.now) || drop > allowed;
+      if (std::isnan(score.before) || std::isnan(score.now)) {
+        verdict += "; a score is not a number";
+      } else if (failed) {
+        verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
+      }
+      if (significance) {
+        if (before.rows.size() != now.rows.size()) {
+          throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
+                                        before.rows.size(), now.rows.size()));
+        }
+        stats::PairedTestOptions test;
+        test.samples = static_cast<std::size_t>(o.samples);
+        test.seed = stats::resolve_seed(o.seed);
+        const std::vector<std::vector<stats::StatMatrix>> matrices = {
+            {stats::StatMatrix(before.rows, metric->num_stats()), stats::StatMatrix(now.rows, metric->num_stats())}};
+        const double p = *stats::run_paired_tests({score.model}, matrices, test)[0][1].p_value;
+        const bool significant_drop = drop > 0 && p <= significance_level;
+        verdict += fmt::format("; paired bootstrap p = {:.4f}{}", p, significant_drop ? " (significantly worse)" : "");
+        failed = failed || significant_drop;
+      }
+      if (failed) failures.push_back(verdict);
+      io.out << (failed ? "FAIL " : "ok   ") << verdict << "\n";
     }
-    if (failed) failures.push_back(verdict);
-    io.out << (failed ? "FAIL " : "ok   ") << verdict << "\n";
   }
   return failures;
 }

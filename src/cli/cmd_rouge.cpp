@@ -85,6 +85,15 @@ nlohmann::ordered_json prf_json(const PRF& s) {
   return {{"precision", s.precision}, {"recall", s.recall}, {"fmeasure", s.fmeasure}};
 }
 
+// Reports and shards of -r/-i files record the test set (hashed only when one is
+// written), so that `evalcli check` refuses a baseline on other data.
+void record_test_set(const CorpusSpec& spec, const std::vector<SystemStats>& systems, OutputOptions& output) {
+  const bool records = output.format == "json" || !output.json_out.empty() || !output.stats_out.empty();
+  if (records && !systems.empty() && !spec.hyp_paths.empty()) {
+    output.test_set = identify_test_set(spec, systems[0].segments);
+  }
+}
+
 // ------------------------------------------------------------ rouge-score
 
 void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, const RunSignature* given, CLI::App* cmd,
@@ -106,6 +115,7 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
     warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), o.output.quiet, io);
   }
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
+  record_test_set(spec, results[0], o.output);
   RougeScoreReport report;
   report.bootstrap_samples = o.bootstrap;
   report.seed = o.seed;
@@ -172,6 +182,7 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
   const auto results = compute_corpus_stats({&metric}, spec, true);
   warn_rouge155(metric, o.output.quiet, io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
+  record_test_set(spec, results[0], o.output);
   if (cmd->count("--width") == 0) o.output.width = 5;
   if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
   const auto presentation = rouge155_presentation(metric, o.rouge155_output);

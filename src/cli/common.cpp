@@ -215,14 +215,25 @@ std::string metric_signature(const StatsModel& metric, std::size_t nrefs) {
 
 namespace {
 
-// What the statistics options computed for each system.
-struct Analysis {
-  std::string extra_signature;  // "bs:1000|seed:12345" etc., after nrefs
+// What the statistics options computed for one score, per system: the
+// metric's score, or one of its score components (metric.hpp).
+struct ScoreAnalysis {
+  const StatsModel* model = nullptr;  // its name() labels the lines ("ROUGE rouge2")
+  std::string label;                  // the component's label; "" for the metric's one score
   std::vector<std::optional<stats::Interval>> confidence;
   std::vector<std::optional<stats::PairedResult>> paired;
   std::vector<std::optional<stats::Distribution>> distribution;
+};
+
+// What the statistics options computed for each system and score.
+struct Analysis {
+  std::string extra_signature;  // "bs:1000|seed:12345" etc., after nrefs
+  std::vector<std::unique_ptr<StatsModel>> component_models;  // owned; empty: the metric has one score
+  std::vector<ScoreAnalysis> scores;  // [0]: the score the report gives; then the other components
   std::size_t confidence_n = 0;
   stats::Seed seed;
+  const ScoreAnalysis& main() const { return scores[0]; }
+  bool has_components() const { return !component_models.empty(); }
 };
 
 bool paired_test(const OutputOptions& output) { return output.paired_bs || output.paired_ar; }
@@ -238,16 +249,34 @@ std::vector<double> sentence_scores(const StatsModel& metric, const SystemStats&
   return scores;
 }
 
+// One ScoreAnalysis per score: the metric's, or every score component's.
+void add_scores(const StatsModel& metric, std::size_t systems, Analysis& analysis) {
+  const auto labels = metric.score_components();
+  analysis.component_models = score_component_models(metric);
+  std::vector<std::pair<const StatsModel*, std::string>> scored;
+  if (labels.empty()) scored.emplace_back(&metric, "");
+  for (std::size_t k = 0; k < labels.size(); ++k) scored.emplace_back(analysis.component_models[k].get(), labels[k]);
+  for (const auto& [model, label] : scored) {
+    ScoreAnalysis score;
+    score.model = model;
+    score.label = label;
+    score.confidence.resize(systems);
+    score.paired.resize(systems);
+    score.distribution.resize(systems);
+    analysis.scores.push_back(std::move(score));
+  }
+}
+
 Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& systems, const OutputOptions& output,
                  Progress& progress) {
   Analysis analysis;
   const std::size_t n = systems.size();
-  analysis.confidence.resize(n);
-  analysis.paired.resize(n);
-  analysis.distribution.resize(n);
-  for (std::size_t s = 0; s < n; ++s) {
-    if (const auto scores = sentence_scores(metric, systems[s]); !scores.empty()) {
-      analysis.distribution[s] = stats::describe(scores);
+  add_scores(metric, n, analysis);
+  for (auto& score : analysis.scores) {
+    for (std::size_t s = 0; s < n; ++s) {
+      if (const auto scores = sentence_scores(*score.model, systems[s]); !scores.empty()) {
+        score.distribution[s] = stats::describe(scores);
+      }
     }
   }
   if (!output.confidence && !paired_test(output)) return analysis;
@@ -258,6 +287,8 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
 
   std::vector<stats::StatMatrix> matrices;
   for (const auto& system : systems) matrices.emplace_back(system.rows, metric.num_stats());
+  std::vector<const StatsModel*> models;
+  for (const auto& score : analysis.scores) models.push_back(score.model);
   std::vector<std::string> fields;
   if (paired_test(output)) {
     stats::PairedTestOptions options;
@@ -265,10 +296,14 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
     options.samples = static_cast<std::size_t>(output.paired_bs ? output.paired_bs_n : output.paired_ar_n);
     options.seed = analysis.seed;
     options.jobs = static_cast<unsigned>(output.paired_jobs);
-    const auto results = stats::run_paired_tests({&metric}, {matrices}, options, [&](std::size_t done, std::size_t all) {
+    // Every score on the same resamples (one generator per comparison, same seed).
+    const std::vector<std::vector<stats::StatMatrix>> per_model(models.size(), matrices);
+    const auto results = stats::run_paired_tests(models, per_model, options, [&](std::size_t done, std::size_t all) {
       progress.update("paired test (systems)", done, all);
     });
-    for (std::size_t s = 0; s < n; ++s) analysis.paired[s] = results[0][s];
+    for (std::size_t m = 0; m < models.size(); ++m) {
+      for (std::size_t s = 0; s < n; ++s) analysis.scores[m].paired[s] = results[m][s];
+    }
     if (output.paired_bs) fields.push_back(fmt::format("bs:{}", options.samples));
     if (output.paired_ar) fields.push_back(fmt::format("ar:{}", options.samples));
   }
@@ -276,8 +311,11 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
     analysis.confidence_n = static_cast<std::size_t>(output.confidence_n);
     for (std::size_t s = 0; s < n; ++s) {
       progress.update("bootstrap (systems)", s, n);
-      analysis.confidence[s] =
-          stats::bootstrap_confidence(metric, matrices[s], analysis.confidence_n, analysis.seed);
+      // Same seed for every score: the same resamples, so a component's interval
+      // is the one a run scoring that component alone gives.
+      for (auto& score : analysis.scores) {
+        score.confidence[s] = stats::bootstrap_confidence(*score.model, matrices[s], analysis.confidence_n, analysis.seed);
+      }
     }
     if (!output.paired_bs) fields.insert(fields.begin(), fmt::format("bs:{}", analysis.confidence_n));
   }
@@ -296,6 +334,26 @@ nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_
   out["lower"] = interval.lower;
   out["upper"] = interval.upper;
   return out;
+}
+
+// One score's distribution, interval and paired test of system s, as report fields.
+void add_statistics_json(nlohmann::ordered_json& report, const ScoreAnalysis& score, const Analysis& analysis,
+                         std::size_t s, const OutputOptions& output) {
+  if (score.distribution[s]) {
+    report["sentence_scores"] = stats::to_json(*score.distribution[s], score.model->corpus_score_is_mean());
+  }
+  if (score.confidence[s]) report["confidence"] = interval_json(*score.confidence[s], analysis.confidence_n, analysis.seed);
+  if (score.paired[s]) {
+    const auto& r = *score.paired[s];
+    nlohmann::ordered_json paired;
+    paired["test"] = output.paired_bs ? "paired-bootstrap" : "approximate-randomization";
+    paired["samples"] = output.paired_bs ? output.paired_bs_n : output.paired_ar_n;
+    paired["baseline"] = s == 0;
+    paired["p_value"] = r.p_value ? nlohmann::ordered_json(*r.p_value) : nlohmann::ordered_json();
+    paired["mean"] = r.mean ? nlohmann::ordered_json(*r.mean) : nlohmann::ordered_json();
+    paired["ci"] = r.ci ? nlohmann::ordered_json(*r.ci) : nlohmann::ordered_json();
+    report["paired"] = paired;
+  }
 }
 
 // A run's scorers: `corpus` scores the corpus (and every statistic test);
@@ -326,20 +384,18 @@ nlohmann::ordered_json build_report(const Scorers& scorers, const std::string& s
   const nlohmann::json details = metric.details(stats.totals);
   for (auto it = details.begin(); it != details.end(); ++it) report[it.key()] = it.value();
   if (analysis != nullptr) {
-    if (analysis->distribution[s]) report["sentence_scores"] = stats::to_json(*analysis->distribution[s], metric.corpus_score_is_mean());
-    if (analysis->confidence[s]) {
-      report["confidence"] = interval_json(*analysis->confidence[s], analysis->confidence_n, analysis->seed);
-    }
-    if (analysis->paired[s]) {
-      const auto& r = *analysis->paired[s];
-      nlohmann::ordered_json paired;
-      paired["test"] = output->paired_bs ? "paired-bootstrap" : "approximate-randomization";
-      paired["samples"] = output->paired_bs ? output->paired_bs_n : output->paired_ar_n;
-      paired["baseline"] = s == 0;
-      paired["p_value"] = r.p_value ? nlohmann::ordered_json(*r.p_value) : nlohmann::ordered_json();
-      paired["mean"] = r.mean ? nlohmann::ordered_json(*r.mean) : nlohmann::ordered_json();
-      paired["ci"] = r.ci ? nlohmann::ordered_json(*r.ci) : nlohmann::ordered_json();
-      report["paired"] = paired;
+    add_statistics_json(report, analysis->main(), *analysis, s, *output);
+    if (analysis->has_components()) {
+      // The report's score is the first component's; each component's own numbers by label.
+      report["score_component"] = analysis->main().label;
+      nlohmann::ordered_json components = nlohmann::ordered_json::object();
+      for (const auto& score : analysis->scores) {
+        nlohmann::ordered_json component;
+        component["score"] = score.model->corpus_score(stats);
+        add_statistics_json(component, score, *analysis, s, *output);
+        components[score.label] = component;
+      }
+      report["components"] = components;
     }
   }
   if (output != nullptr && output->test_set) {
@@ -366,12 +422,13 @@ std::string interval_text(double mean, double ci, int width) {
 std::string score_text(double score, int width, const Analysis* analysis, std::size_t s) {
   std::string text = format_fixed(score, width);
   if (analysis == nullptr) return text;
-  if (analysis->confidence[s] && analysis->confidence[s]->mean > 0) {
-    text += interval_text(analysis->confidence[s]->mean, analysis->confidence[s]->half_width, width);
+  const ScoreAnalysis& main = analysis->main();
+  if (main.confidence[s] && main.confidence[s]->mean > 0) {
+    text += interval_text(main.confidence[s]->mean, main.confidence[s]->half_width, width);
   }
-  if (analysis->paired[s]) {
-    const auto& r = *analysis->paired[s];
-    if (r.mean && !analysis->confidence[s]) text += interval_text(*r.mean, *r.ci, width);
+  if (main.paired[s]) {
+    const auto& r = *main.paired[s];
+    if (r.mean && !main.confidence[s]) text += interval_text(*r.mean, *r.ci, width);
     if (r.p_value) text += fmt::format(" (p = {:.4f}){}", *r.p_value, *r.p_value <= 0.05 ? "*" : "");
   }
   return text;
@@ -386,19 +443,22 @@ std::string text_line(const StatsModel& metric, const std::string& signature, st
 }
 
 // After a presentation's own text: the interval and test results that the
-// default one-line form shows inline.
-std::string statistics_lines(const StatsModel& metric, const Analysis& analysis, std::size_t s, const OutputOptions& output) {
+// default one-line form shows inline; with score components, a line for each,
+// named by its model ("ROUGE rouge2 bootstrap 95% CI ...").
+std::string statistics_lines(const Analysis& analysis, std::size_t s, const OutputOptions& output) {
   std::string out;
   const int width = output.width;
-  if (analysis.confidence[s]) {
-    const auto& ci = *analysis.confidence[s];
-    out += fmt::format("  {} bootstrap 95% CI ({} resamples, seed {}): μ = {} ± {} [{}, {}]\n", metric.name(),
+  for (const auto& score : analysis.scores) {
+    if (!score.confidence[s]) continue;
+    const auto& ci = *score.confidence[s];
+    out += fmt::format("  {} bootstrap 95% CI ({} resamples, seed {}): μ = {} ± {} [{}, {}]\n", score.model->name(),
                        analysis.confidence_n, analysis.seed.text, format_fixed(ci.mean, width),
                        format_fixed(ci.half_width, width), format_fixed(ci.lower, width), format_fixed(ci.upper, width));
   }
-  if (analysis.paired[s]) {
-    const auto& r = *analysis.paired[s];
-    std::string line = fmt::format("  {} {}:", metric.name(),
+  for (const auto& score : analysis.scores) {
+    if (!score.paired[s]) continue;
+    const auto& r = *score.paired[s];
+    std::string line = fmt::format("  {} {}:", score.model->name(),
                                    output.paired_bs ? "paired bootstrap" : "paired approximate randomization");
     if (r.mean && r.ci) line += fmt::format(" μ = {} ± {}", format_fixed(*r.mean, width), format_fixed(*r.ci, width));
     if (r.p_value) line += fmt::format(" p = {:.4f}{} against the baseline", *r.p_value, *r.p_value <= 0.05 ? "*" : "");
@@ -509,13 +569,15 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
       const auto& system = systems[s];
       if (presentation != nullptr && presentation->system_text) {
         rendered += presentation->system_text(signature, systems, s);
-        rendered += statistics_lines(metric, analysis, s, output);
+        rendered += statistics_lines(analysis, s, output);
       } else {
         rendered += default_system_text(scorers, signature, system, s, system_prefix(systems, s, output), output,
                                         analysis);
       }
-      if (output.stats && analysis.distribution[s]) {
-        rendered += distribution_line(metric, *analysis.distribution[s], output.width);
+      for (const auto& score : analysis.scores) {
+        if (output.stats && score.distribution[s]) {
+          rendered += distribution_line(*score.model, *score.distribution[s], output.width);
+        }
       }
     }
   }

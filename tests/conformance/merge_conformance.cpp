@@ -293,11 +293,11 @@ TEST_CASE("statistics options on ROUGE, CIDEr and perplexity reports", "[stats][
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("|bs:50|seed:12345|") != std::string::npos);
-  CHECK(r.out.find("ROUGE bootstrap 95% CI (50 resamples, seed 12345)") != std::string::npos);
-  CHECK(r.out.find("sentence-level ROUGE (n = 3;") != std::string::npos);
+  CHECK(r.out.find("ROUGE rouge1 bootstrap 95% CI (50 resamples, seed 12345)") != std::string::npos);
+  CHECK(r.out.find("sentence-level ROUGE rougeLsum (n = 3;") != std::string::npos);
   r = run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), other.path(), "--paired-bs", "--paired-bs-n", "50"});
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("ROUGE paired bootstrap:") != std::string::npos);
+  CHECK(r.out.find("ROUGE rouge2 paired bootstrap:") != std::string::npos);
   CHECK(run_cli({"rouge", "-r", ref.path(), "-i", hyp.path(), "--bootstrap", "10", "--ci"}).exit_code == 2);
   r = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--confidence", "--confidence-n", "50", "-f", "json"});
   REQUIRE(r.exit_code == 0);

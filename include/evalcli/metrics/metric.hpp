@@ -11,6 +11,8 @@
 // their own that produces rows of the same statistics; merging shards needs
 // only the StatsModel, rebuilt from the signature.
 #include <nlohmann/json_fwd.hpp>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -95,7 +97,43 @@ class StatsModel {
 
   // Extra numbers derived from summed statistics for reports (precisions, BP, ...).
   virtual nlohmann::json details(std::span<const Stat> stats) const;
+
+  // Score components: several scores carried by the same statistics (ROUGE:
+  // one per requested type, the first being score()). The statistics tools
+  // (--confidence, paired tests, --stats, check) then report every component,
+  // labelled. Empty (the default): the one score().
+  virtual std::vector<std::string> score_components() const { return {}; }
+  // A model scoring component k (of score_components()) from the same rows,
+  // named "<name()> <label>"; it refers to this model, which must outlive it.
+  virtual std::unique_ptr<StatsModel> score_component(std::size_t k) const;
 };
+
+// The model of one score component: the parent's statistics, signature and
+// domain, its own name and score (docs/statistics.md, "Score components").
+class ComponentModel : public StatsModel {
+ public:
+  using ScoreFn = std::function<double(std::span<const Stat>)>;
+  using CorpusFn = std::function<double(const SystemStats&)>;  // empty: score(totals)
+  ComponentModel(const StatsModel& parent, std::string label, ScoreFn score, CorpusFn corpus = {});
+  std::string name() const override { return parent_.name() + " " + label_; }
+  std::vector<std::string> stat_names() const override { return parent_.stat_names(); }
+  StatDomain stat_domain() const override { return parent_.stat_domain(); }
+  double score(std::span<const Stat> stats) const override { return score_(stats); }
+  double corpus_score(const SystemStats& system) const override;
+  bool corpus_score_needs_rows() const override { return parent_.corpus_score_needs_rows(); }
+  bool exact_totals() const override { return parent_.exact_totals(); }
+  bool corpus_score_is_mean() const override { return parent_.corpus_score_is_mean(); }
+  std::string signature() const override { return parent_.signature(); }
+
+ private:
+  const StatsModel& parent_;
+  std::string label_;
+  ScoreFn score_;
+  CorpusFn corpus_;
+};
+
+// The models of every score component of `model`; empty when it has none.
+std::vector<std::unique_ptr<StatsModel>> score_component_models(const StatsModel& model);
 
 // A metric scored segment by segment: the statistics of one (hypothesis,
 // references) pair, summed over a corpus by compute_corpus_stats.

@@ -151,6 +151,9 @@ class RougeScoreMetric : public Metric {
   bool corpus_score_is_mean() const override { return true; }
   std::string signature() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;
+  // One component per type ("rouge1", "rougeL"): its mean F-measure.
+  std::vector<std::string> score_components() const override;
+  std::unique_ptr<StatsModel> score_component(std::size_t k) const override;
 
   const RougeScoreOptions& options() const { return options_; }
   // Scores of one (reference, hypothesis) pair for every type.
@@ -239,6 +242,9 @@ class Rouge155Metric : public Metric {
   // ROUGE-1.5.5 averages the per-document scores, except with -t 1|2 (summed counts).
   bool corpus_score_is_mean() const override;
   std::string signature() const override;
+  // One component per measure ("ROUGE-1", "ROUGE-SU4"): its F, as score() of the first.
+  std::vector<std::string> score_components() const override;
+  std::unique_ptr<StatsModel> score_component(std::size_t k) const override;
 
   // One document given as sentences (bytes as ROUGE reads them from its
   // summary files, not yet lowercased): the peer's and each model's, in the

@@ -727,13 +727,36 @@ void Rouge155Metric::document_stats(std::vector<std::string> peer_sentences,
   if (fatal) ++fatal_documents_;
 }
 
-double Rouge155Metric::score(std::span<const Stat> stats) const {
-  const double documents = stats[3 * measures_.size()];
-  if (options_.counting != 0) {
-    const auto c = document_scores({stats[0], stats[1], stats[2]}, options_.alpha, 1);
-    return c[2];
+namespace {
+
+// Measure k's F from summed statistics: the mean of the per-document F, or with
+// -t 1|2 the F of the summed counts.
+double measure_score(std::span<const Stat> stats, std::size_t k, std::size_t measures, const Rouge155Options& options) {
+  const double documents = stats[3 * measures];
+  if (options.counting != 0) {
+    return document_scores({stats[3 * k], stats[3 * k + 1], stats[3 * k + 2]}, options.alpha, 1)[2];
   }
-  return documents > 0 ? stats[2] / documents : 0.0;
+  return documents > 0 ? stats[3 * k + 2] / documents : 0.0;
+}
+
+}  // namespace
+
+double Rouge155Metric::score(std::span<const Stat> stats) const {
+  return measure_score(stats, 0, measures_.size(), options_);
+}
+
+std::vector<std::string> Rouge155Metric::score_components() const {
+  std::vector<std::string> labels;
+  for (const auto& measure : measures_) labels.push_back(measure.label);
+  return labels;
+}
+
+std::unique_ptr<StatsModel> Rouge155Metric::score_component(std::size_t k) const {
+  const std::size_t measures = measures_.size();
+  const Rouge155Options& options = options_;
+  return std::make_unique<ComponentModel>(*this, measures_.at(k).label, [k, measures, &options](std::span<const Stat> stats) {
+    return measure_score(stats, k, measures, options);
+  });
 }
 
 bool Rouge155Metric::corpus_score_is_mean() const { return options_.counting == 0; }

@@ -302,14 +302,39 @@ double RougeScoreMetric::score(std::span<const Stat> stats) const {
   return pairs > 0 ? stats[2] / pairs : 0.0;
 }
 
+namespace {
+
+// rouge-score's mean of column `column` (a type's F-measure): math.fsum of the
+// rows / n when all are kept (whatever summed a shard's totals), else the
+// exactly summed total / n.
+double fsum_mean(const SystemStats& system, std::size_t column) {
+  const auto n = static_cast<double>(system.segments);
+  if (system.rows.empty() || system.rows.size() != system.segments) return system.totals[column] / n;
+  std::vector<double> values;
+  values.reserve(system.rows.size());
+  for (const auto& row : system.rows) values.push_back(row[column]);
+  return exact_sum(values) / n;
+}
+
+}  // namespace
+
 double RougeScoreMetric::corpus_score(const SystemStats& system) const {
   if (options_.types.empty()) return 0.0;
-  const auto n = static_cast<double>(system.segments);
-  if (system.rows.empty() || system.rows.size() != system.segments) return system.totals[2] / n;
-  std::vector<double> fmeasures;
-  fmeasures.reserve(system.rows.size());
-  for (const auto& row : system.rows) fmeasures.push_back(row[2]);
-  return exact_sum(fmeasures) / n;
+  return fsum_mean(system, 2);
+}
+
+std::vector<std::string> RougeScoreMetric::score_components() const {
+  std::vector<std::string> labels;
+  for (const auto& type : options_.types) labels.push_back(type.name());
+  return labels;
+}
+
+std::unique_ptr<StatsModel> RougeScoreMetric::score_component(std::size_t k) const {
+  const std::size_t column = 3 * k + 2, pairs = 3 * options_.types.size();
+  return std::make_unique<ComponentModel>(
+      *this, options_.types.at(k).name(),
+      [column, pairs](std::span<const Stat> stats) { return stats[pairs] > 0 ? stats[column] / stats[pairs] : 0.0; },
+      [column](const SystemStats& system) { return fsum_mean(system, column); });
 }
 
 std::string RougeScoreMetric::signature() const {
