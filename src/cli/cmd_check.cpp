@@ -186,19 +186,6 @@ void check_same_test_set(const Scores& baseline, const Scores& current, const st
                                 baseline_path, names(before), names(now)));
 }
 
-// The corpus score as the metric's command prints it (e.g. rouge-score's
-// math.fsum mean), so that an unchanged input never counts as a drop.
-
-// Resampling fields describe how a report's interval was made, not the metric.
-std::string without_resampling_fields(const std::string& signature) {
-  std::string out;
-  for (const auto& field : parse_signature(signature)) {
-    if (field.key == "bs" || field.key == "ar" || field.key == "seed" || field.key == "metric") continue;
-    out += (out.empty() ? "" : "|") + field.key + ":" + field.value;
-  }
-  return out;
-}
-
 // The fewest decimals (at least 1, SacreBLEU's default -w) that print `score`
 // exactly: how many a rounded score in SacreBLEU's JSON was printed with.
 int shown_decimals(double score) {
