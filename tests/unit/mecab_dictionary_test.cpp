@@ -7,24 +7,16 @@
 #include <filesystem>
 #include <string>
 
+#include "support/scoped_env.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::test::CliResult;
 using evalcli::test::run_cli;
+using evalcli::test::ScopedEnv;
 using evalcli::test::TempFile;
 
 namespace {
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
 
 const char* kDebianDictionary = "/var/lib/mecab/dic/ipadic-utf8";
 

@@ -6,11 +6,13 @@
 #include <fstream>
 
 #include "evalcli/core/numbers.hpp"
+#include "support/scoped_env.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using evalcli::test::run_cli;
+using evalcli::test::ScopedEnv;
 using evalcli::test::source_dir;
 
 std::string example(const std::string& name) { return (source_dir() / "data" / name).string(); }
@@ -35,17 +37,6 @@ void check_refused(const std::vector<std::string>& args, int exit_code, const st
   CHECK(result.out.empty());
 }
 
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
 
 }  // namespace
 
