@@ -235,7 +235,7 @@ std::vector<Scores> read_score_sets(const std::string& path, const std::string& 
   }
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a number beyond double
     throw input_error(fmt::format("{}: {} is not JSON ({})", path, role, e.what()));
   }
   const nlohmann::json& first = doc.is_array() && !doc.empty() ? doc[0] : doc;

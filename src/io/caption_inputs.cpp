@@ -64,7 +64,7 @@ nlohmann::json parse_json(std::string_view text, const std::string& where) {
   }
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a number beyond double
     throw input_error(fmt::format("{}: invalid JSON: {}", where, e.what()));
   }
 }

@@ -259,7 +259,7 @@ Shard read_shard(const std::string& path) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(io::read_whole_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a number beyond double
     bad_shard(path, fmt::format("invalid JSON ({})", e.what()));
   }
   if (json_schema(doc) != kShardSchema) {
