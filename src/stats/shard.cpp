@@ -199,6 +199,7 @@ std::string shard_name(const ShardPosition& position) { return fmt::format("{}/{
 void check_positions(const std::vector<Shard>& shards) {
   const Shard& first =
       *std::find_if(shards.begin(), shards.end(), [](const Shard& shard) { return shard.position.has_value(); });
+  const std::string first_contents = test_set_contents(first.test_set);
   for (const auto& shard : shards) {
     if (!shard.position) {
       throw usage_error(fmt::format("{} has no --shard position but {} has: merge shards of one kind", shard.path,
@@ -208,7 +209,7 @@ void check_positions(const std::vector<Shard>& shards) {
       throw usage_error(fmt::format("{} is shard {} but {} is shard {}: not parts of one split", shard.path,
                                     shard_name(*shard.position), first.path, shard_name(*first.position)));
     }
-    if (test_set_contents(shard.test_set) != test_set_contents(first.test_set)) {
+    if (test_set_contents(shard.test_set) != first_contents) {
       throw usage_error(fmt::format("{} and {} are shards of different test sets (their test_set differs)",
                                     first.path, shard.path));
     }
@@ -237,9 +238,11 @@ void check_positions(const std::vector<Shard>& shards) {
 // Shards of pieces split by hand: nothing says where they sit, but the same
 // files twice are surely a mistake.
 void check_no_repeated_piece(const std::vector<Shard>& shards) {
+  std::vector<std::string> contents;  // each parsed once, not once per pair
+  for (const Shard& shard : shards) contents.push_back(test_set_contents(shard.test_set));
   for (std::size_t i = 0; i < shards.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
-      if (!shards[i].test_set.empty() && test_set_contents(shards[i].test_set) == test_set_contents(shards[j].test_set)) {
+      if (!contents[i].empty() && contents[i] == contents[j]) {
         throw usage_error(fmt::format("{} repeats {}: both scored the same hypotheses and references (equal SHA-256)",
                                       shards[i].path, shards[j].path));
       }
