@@ -34,7 +34,8 @@ struct WordScore {
 
 class NgramModel {
  public:
-  // Loads an ARPA file (plain, gzip, bzip2 or xz, detected by magic bytes).
+  // Loads an ARPA file (plain, gzip, bzip2 or xz, detected by magic bytes),
+  // or a KenLM probing binary (build_binary probing), used in place by mmap.
   // Throws evalcli::Error (input_data) for malformed files, naming the line;
   // warnings (missing <unk>) go to `warnings` if not null. `identify` = false
   // skips the MD5 of the text (md5() is then empty): KenLM-style output, which
@@ -48,7 +49,7 @@ class NgramModel {
   int order() const { return static_cast<int>(counts_.size()); }
   // Number of n-grams per order as announced by \data\ (index 0 = unigrams).
   const std::vector<std::uint64_t>& counts() const { return counts_; }
-  // MD5 of the uncompressed ARPA text (hex), identifies the model in signatures
+  // MD5 of the uncompressed ARPA text, or of a binary's file bytes (hex): the model in signatures
   // (empty if loaded with identify = false).
   const std::string& md5() const { return md5_; }
   bool has_unknown() const { return has_unknown_; }
@@ -91,6 +92,10 @@ class NgramModel {
 
  private:
   NgramModel();
+  static std::unique_ptr<NgramModel> load_kenlm_binary(const std::string& path, bool identify);
+  // Calls function(search) with the model's look-ups (KenLM binary or ARPA tables).
+  template <class Function>
+  decltype(auto) with_search(Function&& function) const;
   std::unique_ptr<Impl> impl_;
   std::vector<std::uint64_t> counts_;
   std::string md5_;

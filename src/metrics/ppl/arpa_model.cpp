@@ -20,6 +20,7 @@
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
+#include "kenlm_binary.hpp"
 
 namespace evalcli::ppl {
 namespace {
@@ -142,23 +143,9 @@ class NgramModel::Impl {
   std::vector<ProbingTable<MiddleEntry>> middle;  // middle[n] for orders 2 <= n < order (0, 1 unused)
   ProbingTable<LongestEntry> longest;           // the highest order
   int order = 0;
+  // Set for a KenLM binary: its tables in the file, the members above unused.
+  std::unique_ptr<KenlmProbingModel> binary;
 
-  // Looks up the n-gram (n >= 2) with key `key`; false if absent. A blank
-  // n-gram gives prob NaN; the highest order has back-off 0.
-  bool find(int n, std::uint64_t key, float& prob, float& backoff) const {
-    if (n == order) {
-      const LongestEntry* e = longest.find(key);
-      if (e == nullptr) return false;
-      prob = e->prob;
-      backoff = 0.0f;
-      return true;
-    }
-    const MiddleEntry* e = middle[static_cast<std::size_t>(n)].find(key);
-    if (e == nullptr) return false;
-    prob = e->prob;
-    backoff = e->backoff;
-    return true;
-  }
   void prefetch(int n, std::uint64_t key) const {
     if (n == order) {
       longest.prefetch(key);
@@ -632,6 +619,7 @@ NgramModel::NgramModel() : impl_(std::make_unique<Impl>()) {}
 NgramModel::~NgramModel() = default;
 
 std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostream* warnings, bool identify) {
+  if (looks_like_kenlm_binary(path)) return load_kenlm_binary(path, identify);
   Md5Source source(io::open_decompressed_file(path), identify);
   // The line limit (EVALCLI_MAX_LINE_BYTES) bounds memory on a file without line ends (/dev/zero).
   io::LineSplitter lines(source, kReadBlock, io::max_line_bytes(), path);
@@ -672,52 +660,94 @@ std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostre
   return model;
 }
 
-WordId NgramModel::index(std::string_view word) const {
-  return impl_->vocab.find(word).value_or(kUnknownWord);
+namespace {
+
+// The look-ups the back-off rule needs, over the tables an ARPA file was read
+// into (KenlmProbingModel offers the same over a KenLM binary's tables).
+class ArpaSearch {
+ public:
+  explicit ArpaSearch(const NgramModel::Impl& impl) : impl_(impl) {}
+  int order() const { return impl_.order; }
+  static std::uint64_t hash_word(std::string_view word) { return ppl::hash_word(word); }
+  static std::uint64_t start_key(WordId word) { return ppl::start_key(word); }
+  static std::uint64_t fold(std::uint64_t key, WordId word) { return ppl::fold(key, word); }
+  WordId find_word(std::uint64_t hash) const { return impl_.vocab.find_hash(hash).value_or(kUnknownWord); }
+  void prefetch_word(std::uint64_t hash) const { impl_.vocab.prefetch(hash); }
+  ProbBackoff unigram(WordId word) const {
+    const Weights& w = impl_.unigrams[word];
+    return {w.prob, w.backoff};
+  }
+  void prefetch_unigram(WordId word) const { __builtin_prefetch(impl_.unigrams.data() + word); }
+  bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const {
+    const MiddleEntry* e = impl_.middle[static_cast<std::size_t>(n)].find(key);
+    if (e == nullptr) return false;
+    out = {e->prob, e->backoff};
+    return true;
+  }
+  bool find_longest(std::uint64_t key, float& prob) const {
+    const LongestEntry* e = impl_.longest.find(key);
+    if (e == nullptr) return false;
+    prob = e->prob;
+    return true;
+  }
+  void prefetch(int n, std::uint64_t key) const { impl_.prefetch(n, key); }
+
+ private:
+  const NgramModel::Impl& impl_;
+};
+
+// The n-gram (n >= 2) with `key` in either search; the highest order has back-off 0.
+template <class Search>
+bool find_ngram(const Search& search, int n, std::uint64_t key, float& prob, float& backoff) {
+  if (n == search.order()) {
+    backoff = 0.0f;
+    return search.find_longest(key, prob);
+  }
+  ProbBackoff found;
+  if (!search.find_middle(n, key, found)) return false;
+  prob = found.prob;
+  backoff = found.backoff;
+  return true;
 }
 
-void NgramModel::index_all(std::span<const std::string_view> words, std::vector<WordId>& out) const {
-  const Vocabulary& vocab = impl_->vocab;
+template <class Search>
+void index_words(const Search& search, std::span<const std::string_view> words, std::vector<WordId>& out) {
   std::uint64_t hashes[32];
   for (std::size_t begin = 0; begin < words.size(); begin += 32) {
     const std::size_t n = std::min<std::size_t>(32, words.size() - begin);
     for (std::size_t i = 0; i < n; ++i) {
-      hashes[i] = hash_word(words[begin + i]);
-      vocab.prefetch(hashes[i]);
+      hashes[i] = search.hash_word(words[begin + i]);
+      search.prefetch_word(hashes[i]);
     }
-    for (std::size_t i = 0; i < n; ++i) out.push_back(vocab.find_hash(hashes[i]).value_or(kUnknownWord));
+    for (std::size_t i = 0; i < n; ++i) out.push_back(search.find_word(hashes[i]));
   }
 }
 
-void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys) const {
-  const Impl& impl = *impl_;
+template <class Search>
+void prepare_keys(const Search& search, std::span<const WordId> words, NgramModel::NgramKeys& keys) {
   if (words.empty()) return;
-  const std::size_t history = std::min(words.size() - 1, static_cast<std::size_t>(impl.order - 1));
+  const std::size_t history = std::min(words.size() - 1, static_cast<std::size_t>(search.order() - 1));
   const WordId* last = words.data() + words.size() - 1;
-  __builtin_prefetch(impl.unigrams.data() + *last);  // read first by score()
-  std::uint64_t key = start_key(*last);
+  search.prefetch_unigram(*last);  // read first by score()
+  std::uint64_t key = search.start_key(*last);
   for (std::size_t i = 0; i < history; ++i) {
-    key = fold(key, last[-1 - static_cast<std::ptrdiff_t>(i)]);
+    key = search.fold(key, last[-1 - static_cast<std::ptrdiff_t>(i)]);
     keys.keys[i] = key;
-    if (static_cast<int>(i) + 2 < impl.order) {
-      impl.middle[i + 2].prefetch(key);
-    } else {
-      impl.longest.prefetch(key);
-    }
+    search.prefetch(static_cast<int>(i) + 2, key);
   }
 }
 
-WordScore NgramModel::score(std::span<const WordId> history, WordId word) const {
-  const Impl& impl = *impl_;
-  const std::size_t k = std::min(history.size(), static_cast<std::size_t>(impl.order - 1));
-  float prob = impl.unigrams[word].prob;
+template <class Search>
+WordScore score_history(const Search& search, std::span<const WordId> history, WordId word) {
+  const std::size_t k = std::min(history.size(), static_cast<std::size_t>(search.order() - 1));
+  float prob = search.unigram(word).prob;
   std::size_t real_length = 1;  // longest n-gram with a probability
   std::size_t any_length = 1;   // longest n-gram including blanks (KenLM's ngram_length)
-  std::uint64_t key = start_key(word);
+  std::uint64_t key = search.start_key(word);
   for (std::size_t i = 0; i < k; ++i) {
-    key = fold(key, history[i]);
+    key = search.fold(key, history[i]);
     float p, b;
-    if (!impl.find(static_cast<int>(i + 2), key, p, b)) break;  // blanks fill every gap, so nothing longer exists
+    if (!find_ngram(search, static_cast<int>(i + 2), key, p, b)) break;  // blanks fill every gap, so nothing longer exists
     any_length = i + 2;
     if (!is_blank(p)) {
       prob = p;
@@ -728,12 +758,12 @@ WordScore NgramModel::score(std::span<const WordId> history, WordId word) const 
   float backoffs[kMaxOrder];
   std::size_t contexts = 0;  // contexts of orders 1 .. contexts are in the model
   if (k >= 1) {
-    backoffs[contexts++] = impl.unigrams[history[0]].backoff;
-    std::uint64_t context = start_key(history[0]);
+    backoffs[contexts++] = search.unigram(history[0]).backoff;
+    std::uint64_t context = search.start_key(history[0]);
     for (std::size_t m = 2; m <= k; ++m) {
-      context = fold(context, history[m - 1]);
+      context = search.fold(context, history[m - 1]);
       float p;
-      if (!impl.find(static_cast<int>(m), context, p, backoffs[contexts])) break;
+      if (!find_ngram(search, static_cast<int>(m), context, p, backoffs[contexts])) break;
       ++contexts;
     }
   }
@@ -741,25 +771,26 @@ WordScore NgramModel::score(std::span<const WordId> history, WordId word) const 
   return {prob, static_cast<unsigned>(any_length)};
 }
 
-NgramModel::State NgramModel::begin_sentence_state() const {
-  State state;
-  state.words[0] = begin_sentence_;
-  state.backoffs[0] = impl_->unigrams[begin_sentence_].backoff;
+template <class Search>
+NgramModel::State begin_state(const Search& search, WordId begin_sentence) {
+  NgramModel::State state;
+  state.words[0] = begin_sentence;
+  state.backoffs[0] = search.unigram(begin_sentence).backoff;
   state.length = 1;
   return state;
 }
 
-WordScore NgramModel::score(const State& in, WordId word, State& out) const {
-  NgramKeys keys;
-  std::uint64_t key = start_key(word);
-  for (std::size_t i = 0; i < in.length; ++i) keys.keys[i] = key = fold(key, in.words[i]);
-  return score(in, word, keys, out);
+template <class Search>
+void fold_state_keys(const Search& search, const NgramModel::State& in, WordId word, NgramModel::NgramKeys& keys) {
+  std::uint64_t key = search.start_key(word);
+  for (std::size_t i = 0; i < in.length; ++i) keys.keys[i] = key = search.fold(key, in.words[i]);
 }
 
-WordScore NgramModel::score(const State& in, WordId word, const NgramKeys& ngram_keys, State& out) const {
-  const Impl& impl = *impl_;
-  const std::size_t keep = static_cast<std::size_t>(impl.order - 1);
-  const Weights& unigram = impl.unigrams[word];
+template <class Search>
+WordScore score_state(const Search& search, const NgramModel::State& in, WordId word,
+                      const NgramModel::NgramKeys& ngram_keys, NgramModel::State& out) {
+  const std::size_t keep = static_cast<std::size_t>(search.order() - 1);
+  const ProbBackoff unigram = search.unigram(word);
   float prob = unigram.prob;
   std::size_t real_length = 1;
   std::size_t any_length = 1;
@@ -771,26 +802,90 @@ WordScore NgramModel::score(const State& in, WordId word, const NgramKeys& ngram
   const std::uint64_t* keys = ngram_keys.keys;
   std::size_t i = 0;
   for (; i < length && i + 1 < keep; ++i) {  // orders 2 .. N-1
-    const MiddleEntry* e = impl.middle[i + 2].find(keys[i]);
-    if (e == nullptr) break;
+    ProbBackoff found;
+    if (!search.find_middle(static_cast<int>(i + 2), keys[i], found)) break;
     any_length = i + 2;
     out.words[i + 1] = in.words[i];
-    out.backoffs[i + 1] = e->backoff;
-    if (!is_blank(e->prob)) {
-      prob = e->prob;
+    out.backoffs[i + 1] = found.backoff;
+    if (!is_blank(found.prob)) {
+      prob = found.prob;
       real_length = i + 2;
     }
   }
   if (i == keep - 1 && i < length) {  // every lower order matched: the highest order
-    if (const LongestEntry* e = impl.longest.find(keys[i]); e != nullptr) {
+    if (float p; search.find_longest(keys[i], p)) {
       any_length = i + 2;
-      prob = e->prob;
+      prob = p;
       real_length = i + 2;
     }
   }
   prob = add_backoffs(prob, in.backoffs, real_length, any_length, length);
   out.length = std::min(any_length, keep);
   return {prob, static_cast<unsigned>(any_length)};
+}
+
+}  // namespace
+
+// Every look-up goes to the binary's tables or to the ARPA's: one branch per
+// call, the same code for both.
+template <class Function>
+decltype(auto) NgramModel::with_search(Function&& function) const {
+  if (impl_->binary) return function(*impl_->binary);
+  return function(ArpaSearch(*impl_));
+}
+
+// A KenLM probing binary: its tables are used where they are in the file.
+std::unique_ptr<NgramModel> NgramModel::load_kenlm_binary(const std::string& path, bool identify) {
+  std::unique_ptr<NgramModel> model(new NgramModel());
+  auto binary = std::make_unique<KenlmProbingModel>(path);
+  model->counts_ = binary->counts();
+  if (identify) {
+    Md5 md5;
+    md5.update(binary->file_bytes());
+    model->md5_ = md5.hex_digest();
+  }
+  for (const char* marker : {"<s>", "</s>"}) {
+    if (binary->find_word(binary->hash_word(marker)) == kUnknownWord) {
+      throw input_error(fmt::format("{}: The binary model is missing {} and evalcli refuses such models.", path, marker));
+    }
+  }
+  model->begin_sentence_ = binary->find_word(binary->hash_word("<s>"));
+  model->end_sentence_ = binary->find_word(binary->hash_word("</s>"));
+  model->impl_->order = binary->order();
+  model->impl_->binary = std::move(binary);
+  return model;
+}
+
+WordId NgramModel::index(std::string_view word) const {
+  return with_search([&](const auto& search) { return search.find_word(search.hash_word(word)); });
+}
+
+void NgramModel::index_all(std::span<const std::string_view> words, std::vector<WordId>& out) const {
+  with_search([&](const auto& search) { index_words(search, words, out); });
+}
+
+void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys) const {
+  with_search([&](const auto& search) { prepare_keys(search, words, keys); });
+}
+
+WordScore NgramModel::score(std::span<const WordId> history, WordId word) const {
+  return with_search([&](const auto& search) { return score_history(search, history, word); });
+}
+
+NgramModel::State NgramModel::begin_sentence_state() const {
+  return with_search([&](const auto& search) { return begin_state(search, begin_sentence_); });
+}
+
+WordScore NgramModel::score(const State& in, WordId word, State& out) const {
+  return with_search([&](const auto& search) {
+    NgramKeys keys;
+    fold_state_keys(search, in, word, keys);
+    return score_state(search, in, word, keys, out);
+  });
+}
+
+WordScore NgramModel::score(const State& in, WordId word, const NgramKeys& ngram_keys, State& out) const {
+  return with_search([&](const auto& search) { return score_state(search, in, word, ngram_keys, out); });
 }
 
 }  // namespace evalcli::ppl

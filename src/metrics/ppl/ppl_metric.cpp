@@ -158,7 +158,7 @@ MetricDefinition make_ppl_definition() {
   d.default_width = 4;
   d.score_scale = 0;  // perplexity is unbounded
   d.options = {
-      {.name = "lm", .help = "ARPA model (plain, .gz, .bz2, .xz; detected by content)", .role = OptionRole::resource},
+      {.name = "lm", .help = "ARPA model (plain, .gz, .bz2, .xz; detected by content) or KenLM probing binary (build_binary probing)", .role = OptionRole::resource},
       {.name = "logprobs",
        .help = "JSONL file: {\"text\", \"tokens\"?, \"logprobs\"} per line (\"-\" = stdin)",
        .role = OptionRole::resource},

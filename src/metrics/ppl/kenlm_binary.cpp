@@ -1,0 +1,235 @@
+// KenLM probing binaries read in place (layout: kenlm_binary.hpp).
+#include "kenlm_binary.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "evalcli/core/error.hpp"
+
+namespace evalcli::ppl {
+namespace {
+
+constexpr std::string_view kMagicPrefix = "mmap lm http://kheafield.com/code";
+constexpr std::string_view kMagicVersion5 = "mmap lm http://kheafield.com/code format version 5\n";
+constexpr std::string_view kMagicIncomplete = "mmap lm http://kheafield.com/code incomplete\n";
+
+// KenLM's "Sanity" block: the magic in 56 bytes (the version line, NULs
+// after), then test values that fail if the file was written by a machine
+// with another float format, word size or endianness.
+constexpr std::size_t kSanitySize = 88;
+std::array<unsigned char, kSanitySize> reference_sanity() {
+  std::array<unsigned char, kSanitySize> bytes{};
+  std::memcpy(bytes.data(), kMagicVersion5.data(), kMagicVersion5.size());
+  const float floats[3] = {0.0f, 1.0f, -0.5f};
+  std::memcpy(bytes.data() + 56, floats, sizeof floats);
+  const std::uint32_t word_indices[3] = {1, std::numeric_limits<std::uint32_t>::max(), 0};
+  std::memcpy(bytes.data() + 68, word_indices, sizeof word_indices);
+  const std::uint64_t one = 1;
+  std::memcpy(bytes.data() + 80, &one, sizeof one);
+  return bytes;
+}
+
+// FixedWidthParameters, after the sanity block (x86-64 layout: 20 bytes).
+struct FixedParameters {
+  unsigned char order;
+  float probing_multiplier;
+  std::uint32_t model_type;
+  bool has_vocabulary;
+  std::uint32_t search_version;
+};
+constexpr std::size_t kFixedParametersSize = 20;
+
+constexpr const char* kModelTypeNames[] = {"probing",
+                                           "probing with rest costs",
+                                           "trie",
+                                           "trie with quantization",
+                                           "trie with array-compressed pointers",
+                                           "trie with quantization and array-compressed pointers"};
+
+std::uint64_t align8(std::uint64_t size) { return (size + 7) / 8 * 8; }
+
+// KenLM's bucket count for a table of `entries` (util/probing_hash_table.hh),
+// with its float product.
+std::uint64_t bucket_count(std::uint64_t entries, float multiplier) {
+  return std::max(entries + 1, static_cast<std::uint64_t>(multiplier * static_cast<float>(entries)));
+}
+
+template <class T>
+T read_at(std::string_view bytes, std::size_t offset) {
+  T value;
+  std::memcpy(&value, bytes.data() + offset, sizeof value);
+  return value;
+}
+
+std::uint64_t load_u64(const unsigned char* p) {
+  std::uint64_t value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+float load_float(const unsigned char* p) {
+  float value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
+}  // namespace
+
+bool looks_like_kenlm_binary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char start[kMagicPrefix.size()];
+  if (!in.read(start, sizeof start)) return false;
+  return std::string_view(start, sizeof start) == kMagicPrefix;
+}
+
+std::uint64_t murmur_hash64a(std::string_view bytes, std::uint64_t seed) {
+  constexpr std::uint64_t m = 0xc6a4a7935bd1e995ULL;
+  constexpr int r = 47;
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t length = bytes.size();
+  std::uint64_t h = seed ^ (length * m);
+  const std::size_t blocks = length / 8;
+  for (std::size_t i = 0; i < blocks; ++i) {
+    std::uint64_t k = load_u64(data + 8 * i);  // little-endian, as KenLM on x86
+    k *= m;
+    k ^= k >> r;
+    k *= m;
+    h ^= k;
+    h *= m;
+  }
+  const unsigned char* tail = data + 8 * blocks;
+  const std::size_t rest = length & 7;
+  if (rest != 0) {
+    for (std::size_t i = rest; i-- > 0;) h ^= static_cast<std::uint64_t>(tail[i]) << (8 * i);
+    h *= m;
+  }
+  h ^= h >> r;
+  h *= m;
+  h ^= h >> r;
+  return h;
+}
+
+const unsigned char* KenlmProbingModel::Table::find(std::uint64_t key) const {
+  std::uint64_t slot = key % buckets;
+  for (std::uint64_t probes = 0; probes < buckets; ++probes) {
+    const unsigned char* entry = begin + slot * entry_size;
+    const std::uint64_t got = load_u64(entry);
+    if (got == key) return entry;
+    if (got == 0) return nullptr;
+    if (++slot == buckets) slot = 0;
+  }
+  return nullptr;
+}
+
+KenlmProbingModel::KenlmProbingModel(const std::string& path) : path_(path) {
+  const auto fail = [&](const std::string& what) { throw input_error(fmt::format("{}: {}", path, what)); };
+  if (file_.open(path, io::MappedFile::Readahead::on_demand) != io::MappedFile::Status::mapped) {
+    throw Error(ExitCode::missing_resource, fmt::format("{}: cannot map the KenLM binary model", path));
+  }
+  const std::string_view bytes = file_.bytes();
+  if (bytes.substr(0, kMagicIncomplete.size()) == kMagicIncomplete) fail("this KenLM binary file did not finish building");
+  if (bytes.size() < kSanitySize + kFixedParametersSize) fail("a KenLM binary header, but the file ends inside it");
+  if (bytes.substr(0, kMagicVersion5.size()) != kMagicVersion5) {
+    fail("a KenLM binary file of another format version (evalcli reads version 5); rebuild it with build_binary "
+         "or give the ARPA file");
+  }
+  const auto sanity = reference_sanity();
+  if (std::memcmp(bytes.data(), sanity.data(), kSanitySize) != 0) {
+    fail("a KenLM binary file whose test values do not match this machine's (another architecture or compiler); "
+         "rebuild it here with build_binary or give the ARPA file");
+  }
+  FixedParameters fixed{};
+  fixed.order = read_at<unsigned char>(bytes, kSanitySize);
+  fixed.probing_multiplier = read_at<float>(bytes, kSanitySize + 4);
+  fixed.model_type = read_at<std::uint32_t>(bytes, kSanitySize + 8);
+  fixed.search_version = read_at<std::uint32_t>(bytes, kSanitySize + 16);
+  if (fixed.model_type != 0) {
+    const std::string type =
+        fixed.model_type < std::size(kModelTypeNames) ? kModelTypeNames[fixed.model_type] : fmt::format("type {}", fixed.model_type);
+    fail(fmt::format("a KenLM binary model of type \"{}\"; evalcli reads probing binaries (build_binary probing "
+                     "MODEL.arpa MODEL.binary) or the ARPA file",
+                     type));
+  }
+  if (fixed.search_version != 0) fail(fmt::format("a KenLM probing binary of search version {} (evalcli reads 0)", fixed.search_version));
+  if (!(fixed.probing_multiplier >= 1.0f) || std::isinf(fixed.probing_multiplier)) {
+    fail(fmt::format("the binary header gives probing multiplier {}, not a number >= 1", fixed.probing_multiplier));
+  }
+  order_ = fixed.order;
+  if (order_ < 2 || order_ > kMaxOrder) fail(fmt::format("the binary header gives order {} (evalcli reads 2 to {})", order_, kMaxOrder));
+  const std::uint64_t counts_offset = kSanitySize + kFixedParametersSize;
+  const std::uint64_t header_size = align8(counts_offset + 8 * static_cast<std::uint64_t>(order_));
+  if (bytes.size() < header_size) fail("a KenLM binary header, but the file ends inside it");
+  for (int n = 0; n < order_; ++n) counts_.push_back(read_at<std::uint64_t>(bytes, counts_offset + 8 * n));
+  for (std::size_t n = 0; n < counts_.size(); ++n) {
+    // Every entry takes at least 8 bytes: larger counts cannot fit (and would overflow the sizes below).
+    if (counts_[n] > bytes.size() / 8) fail(fmt::format("the binary header announces {} {}-grams, more than the file can hold", counts_[n], n + 1));
+  }
+
+  // The sections, in file order; each must lie inside the file.
+  std::uint64_t offset = header_size;
+  const float multiplier = fixed.probing_multiplier;
+  const auto table_at = [&](std::uint64_t entries, std::size_t entry_size) {
+    Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, bucket_count(entries, multiplier), entry_size};
+    offset += table.buckets * entry_size;
+    return table;
+  };
+  const std::uint64_t vocab_header = offset;
+  offset += 8;
+  vocab_ = table_at(counts_[0], 12);
+  const std::uint64_t unigram_offset = offset;
+  offset += (counts_[0] + 1) * sizeof(ProbBackoff);
+  middle_.resize(static_cast<std::size_t>(order_));
+  for (int n = 2; n < order_; ++n) middle_[static_cast<std::size_t>(n)] = table_at(counts_[static_cast<std::size_t>(n - 1)], 16);
+  longest_ = table_at(counts_.back(), 12);
+  if (offset > bytes.size()) {
+    fail(fmt::format("the KenLM binary file has {} bytes but its header says it holds at least {} (truncated?)", bytes.size(), offset));
+  }
+  if (read_at<std::uint32_t>(bytes, vocab_header) != 0) fail("a KenLM binary whose probing vocabulary has a version other than 0");
+  word_bound_ = read_at<std::uint32_t>(bytes, vocab_header + 4);
+  if (word_bound_ == 0 || word_bound_ > counts_[0] + 1) fail(fmt::format("the binary vocabulary says {} words, but there are {} unigrams", word_bound_, counts_[0]));
+  unigrams_ = reinterpret_cast<const float*>(bytes.data() + unigram_offset);
+}
+
+WordId KenlmProbingModel::find_word(std::uint64_t word_hash) const {
+  const unsigned char* entry = vocab_.find(word_hash);
+  if (entry == nullptr) return kUnknownWord;
+  std::uint32_t id;
+  std::memcpy(&id, entry + 8, sizeof id);
+  if (id >= word_bound_) throw input_error(fmt::format("{}: corrupt KenLM binary: word id {} in the vocabulary, beyond its {} words", path_, id, word_bound_));
+  return id;
+}
+
+void KenlmProbingModel::prefetch_word(std::uint64_t word_hash) const { vocab_.prefetch(word_hash); }
+
+ProbBackoff KenlmProbingModel::unigram(WordId word) const {
+  const float* weights = unigrams_ + 2 * static_cast<std::size_t>(word);
+  return {std::copysign(weights[0], -1.0f), weights[1]};
+}
+
+bool KenlmProbingModel::find_middle(int n, std::uint64_t key, ProbBackoff& out) const {
+  const unsigned char* entry = middle_[static_cast<std::size_t>(n)].find(key);
+  if (entry == nullptr) return false;
+  out = {std::copysign(load_float(entry + 8), -1.0f), load_float(entry + 12)};
+  return true;
+}
+
+bool KenlmProbingModel::find_longest(std::uint64_t key, float& prob) const {
+  const unsigned char* entry = longest_.find(key);
+  if (entry == nullptr) return false;
+  prob = load_float(entry + 8);  // stored with its sign bit set: a longest n-gram never extends left
+  return true;
+}
+
+void KenlmProbingModel::prefetch(int n, std::uint64_t key) const {
+  if (n == order_) {
+    longest_.prefetch(key);
+  } else {
+    middle_[static_cast<std::size_t>(n)].prefetch(key);
+  }
+}
+
+}  // namespace evalcli::ppl

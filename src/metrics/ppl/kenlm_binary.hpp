@@ -1,0 +1,94 @@
+#pragma once
+// KenLM's binary "probing" model (build_binary probing), read in place from a
+// read-only mapping: the same back-off model as the ARPA it was built from,
+// in KenLM's own tables, so loading costs what KenLM's does (pages are read
+// when a look-up touches them). Only the layout is KenLM's; the look-up rules
+// are evalcli's (arpa_model.cpp), shared with the ARPA path.
+//
+// Layout (lm/binary_format.*, lm/vocab.*, lm/search_hashed.*, all 8-byte aligned sections):
+//   header   magic, test values, {order, probing multiplier, model type,
+//            has vocabulary, search version}, n-gram counts per order
+//   vocab    {version, bound}, then a probing table of {MurmurHash64A(word), id}
+//   unigrams (counts[0] + 1) x {prob, backoff}, by word id
+//   middle   per order 2 .. N-1: probing table of {key, prob, backoff}
+//   longest  probing table of {key, prob}
+//   words    optional "<unk>\0word\0..." (not needed to score)
+// Probing tables: bucket = key % buckets, linear probing, key 0 = empty.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evalcli/io/mapped_file.hpp"
+#include "evalcli/metrics/ppl.hpp"
+
+namespace evalcli::ppl {
+
+// True if `path` starts with KenLM's binary magic (any version, complete or not).
+bool looks_like_kenlm_binary(const std::string& path);
+
+// 64-bit MurmurHash64A (Austin Appleby's, seed 0): KenLM's vocabulary hash on 64-bit machines.
+std::uint64_t murmur_hash64a(std::string_view bytes, std::uint64_t seed = 0);
+
+struct ProbBackoff {
+  float prob;
+  float backoff;
+};
+
+class KenlmProbingModel {
+ public:
+  // Maps and checks the file: exactly KenLM's layout for a probing model of
+  // this machine's format, every section inside the file. Throws input_error
+  // naming the file and what is wrong (another model type, a truncated file...).
+  explicit KenlmProbingModel(const std::string& path);
+
+  int order() const { return order_; }
+  const std::vector<std::uint64_t>& counts() const { return counts_; }
+  std::string_view file_bytes() const { return file_.bytes(); }
+
+  static std::uint64_t hash_word(std::string_view word) { return murmur_hash64a(word); }
+  // KenLM's n-gram keys: a unigram's key is its id; each older word folds in.
+  static std::uint64_t start_key(WordId word) { return word; }
+  static std::uint64_t fold(std::uint64_t key, WordId word) {
+    return (key * 8978948897894561157ULL) ^ ((static_cast<std::uint64_t>(word) + 1) * 17894857484156487943ULL);
+  }
+
+  // The id of a word's hash, or kUnknownWord. Throws input_error for an id
+  // beyond the unigrams (a corrupt table), so that no look-up reads past them.
+  WordId find_word(std::uint64_t word_hash) const;
+  void prefetch_word(std::uint64_t word_hash) const;
+
+  // The weights as KenLM reads them: probabilities with their sign bit set
+  // (it marks "does not extend left" in the file).
+  ProbBackoff unigram(WordId word) const;
+  void prefetch_unigram(WordId word) const { __builtin_prefetch(unigrams_ + 2 * static_cast<std::size_t>(word)); }
+  // n = 2 .. order - 1; false if absent.
+  bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const;
+  bool find_longest(std::uint64_t key, float& prob) const;
+  void prefetch(int n, std::uint64_t key) const;
+
+ private:
+  // One probing table in the mapping: `buckets` entries of `entry_size`
+  // bytes, each a 64-bit key followed by floats.
+  struct Table {
+    const unsigned char* begin = nullptr;
+    std::uint64_t buckets = 0;
+    std::size_t entry_size = 0;
+    // The entry with `key`, or null (a scan that meets no empty slot in a
+    // whole round, which only a corrupt file has, also gives null).
+    const unsigned char* find(std::uint64_t key) const;
+    void prefetch(std::uint64_t key) const { __builtin_prefetch(begin + (key % buckets) * entry_size); }
+  };
+
+  io::MappedFile file_;
+  std::string path_;
+  int order_ = 0;
+  std::vector<std::uint64_t> counts_;
+  Table vocab_;
+  WordId word_bound_ = 0;  // unigram entries: ids below it are valid
+  const float* unigrams_ = nullptr;
+  std::vector<Table> middle_;  // middle_[n] for 2 <= n < order
+  Table longest_;
+};
+
+}  // namespace evalcli::ppl

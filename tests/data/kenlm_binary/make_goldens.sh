@@ -1,0 +1,34 @@
+#!/bin/bash
+# Remakes the KenLM binary models and query's outputs in this folder.
+# KenLM: github kpu/kenlm commit 4cb443e60b7bf2c0ddf3c745378f76cb59e254e5, built with
+#   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build --target lmplz build_binary query
+# Usage: make_goldens.sh KENLM_BIN_DIR SHARED_DIR   (SHARED_DIR = ../shared of the checkout)
+set -euo pipefail
+bin=$1 lm=$2/corpora/lm
+cd "$(dirname "$0")"
+cp "$lm/arpa/toy.en.o3.arpa" toy.o3.arpa
+cp "$lm/edge/edge.arpa" "$lm/edge/nounk.arpa" .
+cp "$lm/test/toy.test.en.tok" toy.test.en.tok
+cp "$lm/edge/edge.in" edge.in
+printf '</s> <s> a\n<s> <s>\nzz b c\n' > literal_markers.in
+# KenLM's signed zeros (p = 0 prints -0 or 0): the model of ppl_test.cpp's signed-zeros case.
+printf '\\data\\\nngram 1=4\nngram 2=2\n\n\\1-grams:\n-1\t<unk>\t0\n0\t<s>\t-0.5\n-0.5\t</s>\t0\n-0.25\tw\t0\n\n\\2-grams:\n-0.1\t<s> w\n-0.2\tw </s>\n\n\\end\\\n' > zeros.arpa
+printf 'w </s> <s> w\nw <s>\n<s> w\n<s>\n' > zeros.in
+# A 5-gram small enough to keep here: lmplz on the toy training text (40 lines).
+"$bin/lmplz" -o 5 -S 1G -T /tmp --discount_fallback < "$lm/train/train.en.toy.tok" > toy.o5.arpa 2>/dev/null
+for model in toy.o3 toy.o5 edge nounk zeros; do
+  "$bin/build_binary" probing $model.arpa $model.probing > /dev/null 2>&1
+done
+"$bin/build_binary" trie toy.o3.arpa toy.o3.trie > /dev/null 2>&1
+# query's stdout (its timing lines go to stderr); -n = null context.
+for model in toy.o3 toy.o5; do
+  "$bin/query" $model.probing < toy.test.en.tok > $model.toy-test.query.txt 2>/dev/null
+  "$bin/query" -n $model.probing < toy.test.en.tok > $model.toy-test.null.query.txt 2>/dev/null
+done
+for model in edge nounk; do
+  "$bin/query" $model.probing < edge.in > $model.edge.query.txt 2>/dev/null
+  "$bin/query" $model.probing < literal_markers.in > $model.literal.query.txt 2>/dev/null
+done
+"$bin/query" zeros.probing < zeros.in > zeros.query.txt 2>/dev/null
+"$bin/query" -n zeros.probing < zeros.in > zeros.null.query.txt 2>/dev/null
+chmod u+w ./*
