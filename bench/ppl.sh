@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # evalcli ppl vs KenLM, side by side on the same data (spec: shared/specs/ppl.md §5; issue targets:
 # ARPA load at least as fast as KenLM's ARPA load, query throughput at least that of KenLM's probing
-# binary, peak memory no more than KenLM's).
+# binary, peak memory no more than KenLM's; issue #24: on the same probing binary, evalcli's
+# load+query CPU <= query's and peak RSS no more than query's).
 #
 # Usage: bench/ppl.sh EVALCLI KENLM_QUERY KENLM_BUILD_BINARY [FULL_ARPA] [RUNS]
 #   EVALCLI             e.g. build/evalcli
@@ -56,10 +57,19 @@ bench_model() {  # bench_model LABEL ARPA
   e_load=$(measure /dev/null "$EVALCLI" ppl --lm "$arpa" --kenlm-output -v summary)
   e_md5=$(measure /dev/null "$EVALCLI" ppl --lm "$arpa")
   e_query=$(measure "$TMP/speed.txt" "$EVALCLI" ppl --lm "$arpa" --kenlm-output -v summary)
+  local e_pload e_pquery
+  e_pload=$(measure /dev/null "$EVALCLI" ppl --lm "$probing" --kenlm-output -v summary)
+  e_pquery=$(measure "$TMP/speed.txt" "$EVALCLI" ppl --lm "$probing" --kenlm-output -v summary)
+  if cmp -s <("$QUERY" "$probing" < "$TMP/speed.txt" 2>/dev/null) <("$EVALCLI" ppl --lm "$probing" --kenlm-output < "$TMP/speed.txt"); then
+    echo "$label: on the probing binary, per-word and summary output identical to query's"
+  else
+    echo "$label: on the probing binary, OUTPUT DIFFERS from query's" >&2
+    exit 1
+  fi
   awk -v label="$label" -v tokens="$TOKENS" -v kl="$k_load" -v ka="$k_arpa" -v kpl="$k_pload" -v kpq="$k_pquery" \
-      -v el="$e_load" -v em="$e_md5" -v eq="$e_query" 'BEGIN {
+      -v el="$e_load" -v em="$e_md5" -v eq="$e_query" -v epl="$e_pload" -v epq="$e_pquery" 'BEGIN {
     split(kl, KL, " "); split(ka, KA, " "); split(kpl, KPL, " "); split(kpq, KPQ, " ")
-    split(el, EL, " "); split(em, EM, " "); split(eq, EQ, " ")
+    split(el, EL, " "); split(em, EM, " "); split(eq, EQ, " "); split(epl, EPL, " "); split(epq, EPQ, " ")
     kq = KPQ[1] - KPL[1]; eqt = EQ[1] - EL[1]
     printf "== %s\n", label
     printf "load (ARPA)         KenLM %6.3f s  evalcli %6.3f s   time ratio evalcli/KenLM %.2f\n", KL[1], EL[1], EL[1] / KL[1]
@@ -72,6 +82,9 @@ bench_model() {  # bench_model LABEL ARPA
     printf "load+query (ARPA)   KenLM %6.3f s  evalcli %6.3f s   time ratio evalcli/KenLM %.2f\n", KA[1], EQ[1], EQ[1] / KA[1]
     printf "peak RSS            KenLM ARPA %6.1f MB, probing %6.1f MB  evalcli %6.1f MB   ratio evalcli/KenLM-ARPA %.2f, /probing %.2f\n",
       KA[2] / 1024, KPQ[2] / 1024, EQ[2] / 1024, EQ[2] / KA[2], EQ[2] / KPQ[2]
+    printf "probing binary      load: KenLM %6.3f s  evalcli %6.3f s;  load+query: KenLM %6.3f s  evalcli %6.3f s   CPU ratio evalcli/KenLM %.2f\n",
+      KPL[1], EPL[1], KPQ[1], EPQ[1], EPQ[1] / KPQ[1]
+    printf "probing binary RSS  KenLM %6.1f MB  evalcli %6.1f MB   ratio evalcli/KenLM %.2f\n", KPQ[2] / 1024, EPQ[2] / 1024, EPQ[2] / KPQ[2]
   }'
 }
 

@@ -260,6 +260,8 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
 
   if (!o.kenlm_output) {
     out.flush();
+    // As every metric: nothing to score is an input error, not a report of n/a (KenLM's output mode prints its summary).
+    if (corpus.lines == 0) throw input_error(fmt::format("{}: empty input: no lines to score", input.name()));
     const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, metric_fields);
     const auto presentation = ppl_presentation(metric, o.per_doc);
     report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
@@ -296,6 +298,7 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   };
   ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn);
   if (warnings > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warnings - 10);
+  if (scored.system.segments == 0) throw input_error(fmt::format("{}: empty input: no documents to score", input.name()));
   const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
   const auto presentation = ppl_presentation(metric, o.per_doc, std::move(scored.line_numbers), std::move(scored.ids));
   report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
@@ -375,7 +378,9 @@ std::string ppl_headline(const nlohmann::ordered_json& details, bool arpa) {
                        detail_number(details, "ppl_token"), detail_number(details, "bpc"),
                        detail_number(details, "bpb"));
   }
-  const double oov_rate = details.value("oov_rate", 0.0);
+  // null when nothing was scored (only empty lines in null-context mode)
+  const auto rate = details.find("oov_rate");
+  const double oov_rate = rate != details.end() && rate->is_number() ? rate->get<double>() : 0.0;
   std::string text = fmt::format(
       "PPL = {} (excluding OOVs: {}) | OOV rate {}% ({} of {} tokens) | {} bits/char, {} bits/byte of the input as "
       "given\n",

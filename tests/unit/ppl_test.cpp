@@ -535,6 +535,24 @@ TEST_CASE("KenLM's signed zeros: p = 0 prints -0 after a word that is no context
   CHECK(line.out == "Total: 0 OOV: 0\n");
 }
 
+TEST_CASE("evalcli's report: empty input is an input error; lines without tokens report n/a, not a crash",
+          "[ppl][cli]") {
+  TempFile arpa(kEdgeArpa, ".arpa");
+  const auto empty = run_cli({"ppl", "--lm", arpa.path()}, "");
+  CHECK(empty.exit_code == 3);
+  CHECK_THAT(empty.err, Catch::Contains("<stdin>: empty input: no lines to score"));
+  TempFile no_documents("", ".jsonl");
+  const auto logprobs = run_cli({"ppl", "--logprobs", no_documents.path()});
+  CHECK(logprobs.exit_code == 3);
+  CHECK_THAT(logprobs.err, Catch::Contains(no_documents.path() + ": empty input: no documents to score"));
+  // -n on empty lines scores nothing: the perplexities are n/a, the zero log-likelihood prints as 0, not -0.
+  const auto nothing = run_cli({"ppl", "--lm", arpa.path(), "-n"}, "\n\n");
+  INFO(nothing.err);
+  REQUIRE(nothing.exit_code == 0);
+  CHECK_THAT(nothing.out, Catch::StartsWith("PPL = n/a (excluding OOVs: n/a) | OOV rate 0.00% (0 of 0 tokens) | "
+                                            "0.0000 bits/char, 0.0000 bits/byte"));
+}
+
 TEST_CASE("ARPA: a NaN log probability is refused at load, naming the line", "[ppl][arpa]") {
   const std::string head = "\\data\\\nngram 1=4\nngram 2=1\n\n\\1-grams:\n-1\t<unk>\n-99\t<s>\t-0.5\n-0.5\t</s>\n";
   const std::string bigram = "\\2-grams:\n-0.1\t<s> w\n\n\\end\\\n";

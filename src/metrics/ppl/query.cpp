@@ -188,11 +188,13 @@ nlohmann::ordered_json PplStats::to_json() const {
   j["bytes"] = bytes;
   j["log10_total"] = log10_total;
   j["oov_log10_total"] = oov_log10_total;
-  j["nll_nats"] = 0.0 - nats;  // not -nats: 0 tokens give 0, not -0.0
-  j["nll_per_token_nats"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)));
-  j["bits_per_token"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(tokens)) / ln2);
-  j["bpc"] = chars == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(chars)) / ln2);
-  j["bpb"] = bytes == 0 ? nlohmann::json(nullptr) : nlohmann::json(-(nats / static_cast<double>(bytes)) / ln2);
+  // 0.0 - nats, not -nats: a zero log-likelihood gives 0, not -0.0 (the same values otherwise: negation is exact).
+  const double nll = 0.0 - nats;
+  j["nll_nats"] = nll;
+  j["nll_per_token_nats"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(nll / static_cast<double>(tokens));
+  j["bits_per_token"] = tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(nll / static_cast<double>(tokens) / ln2);
+  j["bpc"] = chars == 0 ? nlohmann::json(nullptr) : nlohmann::json(nll / static_cast<double>(chars) / ln2);
+  j["bpb"] = bytes == 0 ? nlohmann::json(nullptr) : nlohmann::json(nll / static_cast<double>(bytes) / ln2);
   // The same quantities under the names of log-prob mode (docs/ppl.md), so that
   // reports of both modes compare field for field.
   const auto exp_or_null = [&](std::uint64_t count) -> nlohmann::json {
