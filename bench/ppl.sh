@@ -29,6 +29,7 @@ trap 'rm -rf "$TMP"' EXIT
 TOKENS=974703
 
 zcat "$LM/speed/speed.en.tok.gz" > "$TMP/speed.txt"
+echo "the" > "$TMP/one_line.txt"  # evalcli's report refuses an empty input
 zcat "$LM/arpa/en.o5.prune.arpa.gz" > "$TMP/en.o5.prune.arpa"
 
 # measure INPUT CMD...: one warm-up, then RUNS runs -> "cpu_seconds rss_kb" (medians)
@@ -55,7 +56,7 @@ bench_model() {  # bench_model LABEL ARPA
   k_pload=$(measure /dev/null "$QUERY" -v summary "$probing")
   k_pquery=$(measure "$TMP/speed.txt" "$QUERY" -v summary "$probing")
   e_load=$(measure /dev/null "$EVALCLI" ppl --lm "$arpa" --kenlm-output -v summary)
-  e_md5=$(measure /dev/null "$EVALCLI" ppl --lm "$arpa")
+  e_md5=$(measure "$TMP/one_line.txt" "$EVALCLI" ppl --lm "$arpa")
   e_query=$(measure "$TMP/speed.txt" "$EVALCLI" ppl --lm "$arpa" --kenlm-output -v summary)
   local e_pload e_pquery
   e_pload=$(measure /dev/null "$EVALCLI" ppl --lm "$probing" --kenlm-output -v summary)

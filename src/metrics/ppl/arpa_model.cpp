@@ -352,8 +352,8 @@ std::vector<std::uint64_t> ArpaParser::read_counts() {
       fail("looks like a gzip file inside a compressed file; decompress it first");
     }
     if (line.starts_with("mmap lm http://kheafield.com/code")) {
-      fail("this is a KenLM binary model, which evalcli does not read: pass the ARPA file it was built from "
-           "(KenLM binaries are memory images tied to KenLM's build; see docs/ppl.md)");
+      // An uncompressed binary goes to KenlmProbingModel before the ARPA parser; this one was compressed.
+      fail("a compressed KenLM binary model: decompress it first (evalcli maps KenLM probing binaries in place)");
     }
     if (line.starts_with("blmt")) fail("This looks like an IRSTLM binary file.  Did you forget to pass --text yes to compile-lm?");
     if (line == "iARPA") fail("This looks like an IRSTLM iARPA file.  You need an ARPA file (compile-lm --text yes)");
