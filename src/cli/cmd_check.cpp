@@ -273,7 +273,7 @@ Scores rescore(const Scores& baseline, const CheckOptions& o, Streams& io) {
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const bool keep_rows = o.significance.has_value() || metric->corpus_score_needs_rows();
   Scores current{baseline.metric, metric_signature(*metric, count_refs(o.input)), {}, keep_rows};
-  auto results = compute_corpus_stats({metric.get()}, spec, keep_rows);  // [metric][system]
+  auto results = compute_corpus_stats({metric.get()}, spec, keep_rows, {}, /*threads: every core*/ 0);  // [metric][system]
   if (!results[0].empty()) current.test_set = identify_test_set(spec, results[0][0].segments);
   for (auto& system : results[0]) {
     const double score = metric->corpus_score(system);

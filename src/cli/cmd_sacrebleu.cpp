@@ -280,7 +280,7 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   const bool need_rows = args.sentence_level || args.confidence || paired;
   std::vector<std::vector<SystemStats>> results;
   try {
-    results = compute_corpus_stats(metric_ptrs, spec, need_rows);
+    results = compute_corpus_stats(metric_ptrs, spec, need_rows, {}, /*threads: every core*/ 0);
   } catch (const LineCountMismatch& e) {
     throw RawExit(1, length_mismatch_message(e, args.quiet ? "" : "sacreBLEU: "));
   } catch (const EmptyInput&) {

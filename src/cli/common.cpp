@@ -113,9 +113,11 @@ void add_statistics_options(CLI::App* cmd, OutputOptions& options, const std::st
         ->check(CLI::PositiveNumber);
     cmd->add_flag("--paired-ar", options.paired_ar, "paired approximate randomisation test against the first -i system");
     cmd->add_option("--paired-ar-n", options.paired_ar_n, "randomisation trials (-parn)")->check(CLI::PositiveNumber);
-    cmd->add_option("-j,--paired-jobs", options.paired_jobs, "threads for paired tests (0 = automatic)")
-        ->check(CLI::NonNegativeNumber);
   }
+  cmd->add_option("-j,--threads,--paired-jobs", options.threads,
+                  "threads that score segments and run paired tests (default 0 = every available core); "
+                  "the output is the same for any number")
+      ->check(CLI::NonNegativeNumber);
   if (!seed_flag.empty()) {
     cmd->add_option(seed_flag, options.seed, "random seed (default: env SACREBLEU_SEED, else 12345; 'none' = random)");
   }
@@ -295,7 +297,7 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
     options.kind = output.paired_bs ? stats::PairedTestKind::bootstrap : stats::PairedTestKind::randomization;
     options.samples = static_cast<std::size_t>(output.paired_bs ? output.paired_bs_n : output.paired_ar_n);
     options.seed = analysis.seed;
-    options.jobs = static_cast<unsigned>(output.paired_jobs);
+    options.jobs = static_cast<unsigned>(output.threads);
     // Every score on the same resamples (one generator per comparison, same seed).
     const std::vector<std::vector<stats::StatMatrix>> per_model(models.size(), matrices);
     const auto results = stats::run_paired_tests(models, per_model, options, [&](std::size_t done, std::size_t all) {
@@ -615,7 +617,8 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
   {
     Progress progress(io.err, output.quiet);
     results = compute_corpus_stats({&metric}, spec, needs_rows(output) || metric.corpus_score_needs_rows(),
-                                   [&](std::size_t done) { progress.update("scoring segments", done); });
+                                   [&](std::size_t done) { progress.update("scoring segments", done); },
+                                   static_cast<unsigned>(output.threads));
   }
   if (checks != nullptr) {
     std::vector<std::string> names;

@@ -61,7 +61,9 @@ struct OutputOptions {
   int paired_bs_n = 1000;           // --paired-bs-n (-pbsn)
   bool paired_ar = false;           // --paired-ar: approximate randomisation
   int paired_ar_n = 10000;          // --paired-ar-n (-parn)
-  int paired_jobs = 1;              // --paired-jobs (-j): threads over systems, 0 = automatic
+  // -j/--threads (also SacreBLEU's --paired-jobs): threads that score segments and run paired
+  // tests; 0 = every available core. The output is the same for any number.
+  int threads = 0;
   std::optional<std::string> seed;  // --seed (else env SACREBLEU_SEED, else 12345; "none" = random)
   std::string shard;                // --shard K/N: score the K-th of N contiguous pieces (docs/sharding.md)
   bool accepts_shard = false;       // set by commands that can score one piece of the test set

@@ -2,14 +2,66 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <exception>
+
 #include "evalcli/core/summation.hpp"
+#include "evalcli/core/worker_pool.hpp"
 
 namespace evalcli {
+namespace {
+
+// Segments read and scored together: the threads score a batch while
+// nothing else happens, then its rows are added to the totals in segment
+// order. Bounded, so memory stays flat whatever the corpus size.
+constexpr std::size_t kBatchSegments = 2048;
+constexpr std::size_t kSegmentsPerTask = 16;  // enough work per claim to make claiming cheap
+
+struct Batch {
+  std::vector<std::vector<std::u32string>> hyps;  // [segment][system]
+  std::vector<std::vector<std::u32string>> refs;  // [segment][reference]
+  std::vector<std::size_t> segments_read;         // the reader's count after each segment (progress)
+  std::size_t size = 0;
+};
+
+// Reads the next batch of the segments to score. A reading error is kept in
+// `read_error`, so that the segments before it are scored first (as one loop
+// over segments would have done, meeting their errors first).
+void read_batch(ParallelReader& reader, const CorpusSpec& spec, Batch& batch, bool& done, std::exception_ptr& read_error) {
+  batch.size = 0;
+  if (batch.hyps.size() < kBatchSegments) {
+    batch.hyps.resize(kBatchSegments);
+    batch.refs.resize(kBatchSegments);
+    batch.segments_read.resize(kBatchSegments);
+  }
+  try {
+    while (batch.size < kBatchSegments) {
+      if (!reader.next(batch.hyps[batch.size], batch.refs[batch.size])) {
+        done = true;
+        return;
+      }
+      const std::size_t index = reader.segments_read() - 1;  // 0-based
+      if (index < spec.first_segment) continue;
+      if (index - spec.first_segment >= spec.segment_count) {  // a shard's end: the rest is not scored
+        done = true;
+        return;
+      }
+      batch.segments_read[batch.size++] = reader.segments_read();
+    }
+  } catch (...) {
+    read_error = std::current_exception();
+    done = true;
+  }
+}
+
+}  // namespace
 
 std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<const Metric*>& metrics,
                                                            const CorpusSpec& spec, bool keep_rows,
-                                                           const std::function<void(std::size_t)>& on_segment) {
+                                                           const std::function<void(std::size_t)>& on_segment,
+                                                           unsigned threads) {
   ParallelReader reader(spec);
+  const std::size_t systems = reader.system_names().size();
   std::vector<std::vector<SystemStats>> results(metrics.size());
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     for (const auto& name : reader.system_names()) {
@@ -19,38 +71,52 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
       results[m].push_back(std::move(stats));
     }
   }
-  std::vector<std::u32string> hyps;
-  std::vector<std::u32string> refs;
-  StatRow row;
   std::vector<std::size_t> stat_counts;
   for (const Metric* metric : metrics) stat_counts.push_back(metric->num_stats());
   // [metric][system][stat] running exact sums, for metrics with exact_totals().
   std::vector<std::vector<std::vector<stats::ExactSum>>> exact(metrics.size());
   for (std::size_t m = 0; m < metrics.size(); ++m) {
-    if (metrics[m]->exact_totals()) {
-      exact[m].assign(results[m].size(), std::vector<stats::ExactSum>(stat_counts[m]));
-    }
+    if (metrics[m]->exact_totals()) exact[m].assign(systems, std::vector<stats::ExactSum>(stat_counts[m]));
   }
-  while (reader.next(hyps, refs)) {
-    const std::size_t index = reader.segments_read() - 1;  // 0-based
-    if (index < spec.first_segment) continue;
-    if (index - spec.first_segment >= spec.segment_count) break;  // a shard's end: the rest is not scored
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      row.assign(stat_counts[m], 0.0);
-      for (std::size_t s = 0; s < hyps.size(); ++s) {
-        metrics[m]->segment_stats(hyps[s], refs, row.data());
-        SystemStats& target = results[m][s];
-        if (exact[m].empty()) {
-          add_stats(target.totals, row);
-        } else {
-          for (std::size_t k = 0; k < row.size(); ++k) exact[m][s][k].add(row[k]);
+  // [metric]: the batch's rows, segment by segment, system by system.
+  std::vector<std::vector<double>> rows(metrics.size());
+  WorkerPool pool(threads);
+  Batch batch;
+  bool done = false;
+  std::exception_ptr read_error;
+  while (!done) {
+    read_batch(reader, spec, batch, done, read_error);
+    for (std::size_t m = 0; m < metrics.size(); ++m) rows[m].assign(batch.size * systems * stat_counts[m], 0.0);
+    const std::size_t tasks = (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
+    pool.for_each(tasks, [&](std::size_t task) {
+      const std::size_t end = std::min(batch.size, (task + 1) * kSegmentsPerTask);
+      for (std::size_t i = task * kSegmentsPerTask; i < end; ++i) {
+        for (std::size_t m = 0; m < metrics.size(); ++m) {
+          for (std::size_t s = 0; s < systems; ++s) {
+            metrics[m]->segment_stats(batch.hyps[i][s], batch.refs[i], &rows[m][(i * systems + s) * stat_counts[m]]);
+          }
         }
-        ++target.segments;
-        if (keep_rows) target.rows.push_back(row);
       }
+    });
+    // In segment order, as a single loop would add them: the totals do not depend on the threads.
+    for (std::size_t i = 0; i < batch.size; ++i) {
+      for (std::size_t m = 0; m < metrics.size(); ++m) {
+        for (std::size_t s = 0; s < systems; ++s) {
+          const double* row = &rows[m][(i * systems + s) * stat_counts[m]];
+          SystemStats& target = results[m][s];
+          if (exact[m].empty()) {
+            add_stats(target.totals, std::span<const Stat>(row, stat_counts[m]));
+          } else {
+            for (std::size_t k = 0; k < stat_counts[m]; ++k) exact[m][s][k].add(row[k]);
+          }
+          ++target.segments;
+          if (keep_rows) target.rows.emplace_back(row, row + stat_counts[m]);
+        }
+      }
+      if (on_segment) on_segment(batch.segments_read[i]);
     }
-    if (on_segment) on_segment(reader.segments_read());
   }
+  if (read_error) std::rethrow_exception(read_error);
   if (reader.segments_read() == 0) {
     throw EmptyInput(fmt::format("{}: empty input: no hypothesis lines",
                                      spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));

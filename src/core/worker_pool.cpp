@@ -1,0 +1,100 @@
+#include "evalcli/core/worker_pool.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+
+namespace evalcli {
+
+unsigned available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+unsigned resolve_thread_count(unsigned requested) { return requested == 0 ? available_cores() : requested; }
+
+WorkerPool::WorkerPool(unsigned threads) {
+  const unsigned total = resolve_thread_count(threads);
+  for (unsigned i = 1; i < total; ++i) workers_.emplace_back([this] { work_loop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& worker : workers_) worker.join();
+}
+
+// Claims task indices one at a time until none is left (or one failed below them).
+void WorkerPool::run_tasks() {
+  std::unique_lock lock(mutex_);
+  while (next_ < count_ && !(failure_ && next_ > failed_index_)) {
+    const std::size_t index = next_++;
+    const auto* task = task_;
+    lock.unlock();
+    try {
+      (*task)(index);
+      lock.lock();
+    } catch (...) {
+      lock.lock();
+      if (!failure_ || index < failed_index_) {
+        failure_ = std::current_exception();
+        failed_index_ = index;
+      }
+    }
+  }
+}
+
+void WorkerPool::work_loop() {
+  std::size_t seen = 0;
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+      ++busy_;
+    }
+    run_tasks();
+    {
+      std::lock_guard lock(mutex_);
+      --busy_;
+    }
+    finished_.notify_all();
+  }
+}
+
+void WorkerPool::for_each(std::size_t count, const std::function<void(std::size_t)>& task) {
+  if (count == 0) return;
+  if (workers_.empty() || count == 1) {
+    for (std::size_t i = 0; i < count; ++i) task(i);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    task_ = &task;
+    count_ = count;
+    next_ = 0;
+    failure_ = nullptr;
+    ++generation_;
+  }
+  wake_.notify_all();
+  run_tasks();
+  std::exception_ptr failure;
+  {
+    std::unique_lock lock(mutex_);
+    // Every index is claimed; wait for the workers still running theirs.
+    finished_.wait(lock, [&] { return busy_ == 0; });
+    task_ = nullptr;
+    count_ = 0;
+    failure = failure_;
+    failure_ = nullptr;
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace evalcli

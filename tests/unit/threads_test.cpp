@@ -1,0 +1,108 @@
+// -j/--threads: segments are scored by a worker pool and added up in segment
+// order, so every printed byte is the same for any thread count. Checked for
+// every registered segment metric (and ROUGE, CIDEr), in text, JSON,
+// sentence-level, bootstrap and paired-test output, on more segments than one
+// scoring batch holds (2,048), with 1, 2 and 7 threads.
+#include <fmt/format.h>
+
+#include <atomic>
+#include <random>
+#include <stdexcept>
+
+#include "evalcli/core/worker_pool.hpp"
+#include "support/registered_metrics.hpp"
+#include "support/test_support.hpp"
+
+using evalcli::test::run_cli;
+using evalcli::test::TempFile;
+
+namespace {
+
+// Lines of words from a small vocabulary, so that n-grams of every order match
+// now and then; `seed` makes each file differ.
+std::string random_lines(std::size_t lines, unsigned seed) {
+  static const std::vector<std::string> words = {"the", "cat", "sat", "on", "a", "mat", "dog", "ran", "to",
+                                                 "park", "and", "it", "was", "very", "happy", "today", "."};
+  std::mt19937 rng(seed);
+  std::string text;
+  for (std::size_t i = 0; i < lines; ++i) {
+    const std::size_t length = 3 + rng() % 12;
+    for (std::size_t w = 0; w < length; ++w) text += (w ? " " : "") + words[rng() % words.size()];
+    text += '\n';
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("worker pool: every task runs once; the lowest failing task's exception is rethrown", "[threads]") {
+  for (const unsigned threads : {1u, 2u, 7u}) {
+    evalcli::WorkerPool pool(threads);
+    CHECK(pool.size() == threads);
+    for (int round = 0; round < 3; ++round) {  // the pool is reused across calls
+      std::vector<std::atomic<int>> runs(1000);
+      pool.for_each(runs.size(), [&](std::size_t i) { ++runs[i]; });
+      for (const auto& count : runs) CHECK(count == 1);
+    }
+    const auto failing = [&] {
+      pool.for_each(500, [](std::size_t i) {
+        if (i == 123 || i == 321 || i == 499) throw std::runtime_error(fmt::format("task {}", i));
+      });
+    };
+    CHECK_THROWS_WITH(failing(), "task 123");
+    pool.for_each(0, [](std::size_t) { FAIL("no task to run"); });
+  }
+  CHECK(evalcli::resolve_thread_count(0) == evalcli::available_cores());
+  CHECK(evalcli::available_cores() >= 1);
+}
+
+TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and statistic", "[threads]") {
+  constexpr std::size_t kLines = 2100;  // more than one batch of 2,048 segments
+  TempFile ref(random_lines(kLines, 1));
+  TempFile hyp1(random_lines(kLines, 2));
+  TempFile hyp2(random_lines(kLines, 3));
+  std::vector<std::string> commands = evalcli::test::with_registered_commands({"bleu", "chrf", "ter", "rouge", "cider"});
+  for (const auto& command : commands) {
+    const std::vector<std::vector<std::string>> variants = {
+        {"-i", hyp1.path()},
+        {"-i", hyp1.path(), "-f", "json"},
+        {"-i", hyp1.path(), "--sentence-level"},
+        {"-i", hyp1.path(), "--confidence", "--confidence-n", "100"},
+        {"-i", hyp1.path(), hyp2.path(), "--paired-bs", "--paired-bs-n", "100", "-f", "json"},
+    };
+    for (const auto& variant : variants) {
+      std::vector<std::string> base = {command, "-r", ref.path()};
+      base.insert(base.end(), variant.begin(), variant.end());
+      std::string first_output;
+      for (const std::string threads : {"1", "2", "7"}) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), {"-j", threads});
+        INFO(fmt::format("{}", fmt::join(args, " ")));
+        const auto result = run_cli(args);
+        INFO(result.err);
+        REQUIRE(result.exit_code == 0);
+        if (threads == "1") {
+          first_output = result.out;
+          CHECK(!first_output.empty());
+        } else {
+          CHECK(result.out == first_output);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("threads: a bad segment's error is the one a single thread meets first", "[threads]") {
+  // Line 2,500 (in the second batch) and line 3,000 both hold invalid UTF-8; every thread count names 2,500.
+  std::string hyp = random_lines(3000, 4);
+  std::size_t offset = 0;
+  for (int line = 1; line < 2500; ++line) offset = hyp.find('\n', offset) + 1;
+  hyp.insert(offset, "\xff");
+  TempFile bad(hyp);
+  TempFile ref(random_lines(3000, 5));
+  for (const std::string threads : {"1", "2", "7"}) {
+    const auto result = run_cli({"bleu", "-r", ref.path(), "-i", bad.path(), "-j", threads});
+    CHECK(result.exit_code == 3);
+    CHECK_THAT(result.err, Catch::Contains(bad.path() + ":2500:"));
+  }
+}
