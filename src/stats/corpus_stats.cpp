@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <future>
 
 #include "evalcli/core/summation.hpp"
 #include "evalcli/core/worker_pool.hpp"
@@ -11,10 +12,13 @@
 namespace evalcli {
 namespace {
 
-// Segments read and scored together: the threads score a batch while
-// nothing else happens, then its rows are added to the totals in segment
-// order. Bounded, so memory stays flat whatever the corpus size.
-constexpr std::size_t kBatchSegments = 2048;
+// Segments read and scored together: the threads score a batch (while the
+// next one is read), then its rows are added to the totals in segment order.
+// Bounded, so memory stays flat whatever the corpus size.
+// Small: each slot keeps the capacity of the longest line it ever held. One
+// thread reads and scores in turn (no batch to overlap, so a few segments do).
+constexpr std::size_t kBatchSegments = 512;
+constexpr std::size_t kSingleThreadBatch = 64;
 constexpr std::size_t kSegmentsPerTask = 16;  // enough work per claim to make claiming cheap
 
 struct Batch {
@@ -27,15 +31,16 @@ struct Batch {
 // Reads the next batch of the segments to score. A reading error is kept in
 // `read_error`, so that the segments before it are scored first (as one loop
 // over segments would have done, meeting their errors first).
-void read_batch(ParallelReader& reader, const CorpusSpec& spec, Batch& batch, bool& done, std::exception_ptr& read_error) {
+void read_batch(ParallelReader& reader, const CorpusSpec& spec, std::size_t capacity, Batch& batch, bool& done,
+                std::exception_ptr& read_error) {
   batch.size = 0;
-  if (batch.hyps.size() < kBatchSegments) {
-    batch.hyps.resize(kBatchSegments);
-    batch.refs.resize(kBatchSegments);
-    batch.segments_read.resize(kBatchSegments);
+  if (batch.hyps.size() < capacity) {
+    batch.hyps.resize(capacity);
+    batch.refs.resize(capacity);
+    batch.segments_read.resize(capacity);
   }
   try {
-    while (batch.size < kBatchSegments) {
+    while (batch.size < capacity) {
       if (!reader.next(batch.hyps[batch.size], batch.refs[batch.size])) {
         done = true;
         return;
@@ -81,11 +86,28 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   // [metric]: the batch's rows, segment by segment, system by system.
   std::vector<std::vector<double>> rows(metrics.size());
   WorkerPool pool(threads);
-  Batch batch;
+  // Two batches: with several threads the next one is read while this one is scored.
+  Batch batches[2];
+  std::size_t current = 0;
   bool done = false;
   std::exception_ptr read_error;
-  while (!done) {
-    read_batch(reader, spec, batch, done, read_error);
+  const std::size_t batch_capacity = pool.size() > 1 ? kBatchSegments : kSingleThreadBatch;
+  read_batch(reader, spec, batch_capacity, batches[current], done, read_error);
+  while (batches[current].size > 0) {
+    Batch& batch = batches[current];
+    Batch& next = batches[1 - current];
+    next.size = 0;
+    bool next_done = done;
+    std::exception_ptr next_error;
+    std::future<void> reading;
+    if (!done) {
+      const auto read_next = [&] { read_batch(reader, spec, batch_capacity, next, next_done, next_error); };
+      if (pool.size() > 1) {
+        reading = std::async(std::launch::async, read_next);
+      } else {
+        read_next();
+      }
+    }
     for (std::size_t m = 0; m < metrics.size(); ++m) rows[m].assign(batch.size * systems * stat_counts[m], 0.0);
     const std::size_t tasks = (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
     pool.for_each(tasks, [&](std::size_t task) {
@@ -115,6 +137,10 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
       }
       if (on_segment) on_segment(batch.segments_read[i]);
     }
+    if (reading.valid()) reading.get();
+    done = next_done;
+    if (next_error) read_error = next_error;
+    current = 1 - current;
   }
   if (read_error) std::rethrow_exception(read_error);
   if (reader.segments_read() == 0) {

@@ -2,7 +2,7 @@
 // order, so every printed byte is the same for any thread count. Checked for
 // every registered segment metric (and ROUGE, CIDEr), in text, JSON,
 // sentence-level, bootstrap and paired-test output, on more segments than one
-// scoring batch holds (2,048), with 1, 2 and 7 threads.
+// scoring batch holds (512 with threads, 64 without), with 1, 2 and 7 threads.
 #include <fmt/format.h>
 
 #include <atomic>
@@ -57,7 +57,7 @@ TEST_CASE("worker pool: every task runs once; the lowest failing task's exceptio
 }
 
 TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and statistic", "[threads]") {
-  constexpr std::size_t kLines = 2100;  // more than one batch of 2,048 segments
+  constexpr std::size_t kLines = 2100;  // several batches of 512 segments, the last one partial
   TempFile ref(random_lines(kLines, 1));
   TempFile hyp1(random_lines(kLines, 2));
   TempFile hyp2(random_lines(kLines, 3));
