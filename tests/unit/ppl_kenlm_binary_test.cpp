@@ -142,7 +142,8 @@ TEST_CASE("KenLM binary: other model types, versions and damaged files are refus
              Catch::Contains("more than the file can hold"));
 }
 
-TEST_CASE("KenLM binary: a vocabulary id beyond the unigrams is an input error, not a read past them", "[ppl][kenlm-binary]") {
+TEST_CASE("KenLM binary: a vocabulary id beyond the unigrams is an input error at load, not a read past them",
+          "[ppl][kenlm-binary]") {
   // The vocabulary table starts at the 8-aligned header end + 8; every
   // non-empty slot's id is overwritten with one far beyond the 702 words.
   std::string bytes = read_file(data("toy.o3.probing"));
@@ -164,6 +165,7 @@ TEST_CASE("KenLM binary: a vocabulary id beyond the unigrams is an input error, 
     std::memcpy(entry + 8, &id, 4);
   }
   TempFile file(bytes, ".binary");
+  CHECK_THROWS_WITH(evalcli::ppl::NgramModel::load(file.path(), nullptr), Catch::Contains("corrupt KenLM binary: word id 1000000"));
   const auto r = run_cli({"ppl", "--lm", file.path()}, "the\n");
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::Contains("corrupt KenLM binary: word id 1000000"));

@@ -192,6 +192,21 @@ KenlmProbingModel::KenlmProbingModel(const std::string& path) : path_(path) {
   word_bound_ = read_at<std::uint32_t>(bytes, vocab_header + 4);
   if (word_bound_ == 0 || word_bound_ > counts_[0] + 1) fail(fmt::format("the binary vocabulary says {} words, but there are {} unigrams", word_bound_, counts_[0]));
   unigrams_ = reinterpret_cast<const float*>(bytes.data() + unigram_offset);
+  check_vocabulary_ids();
+}
+
+// Every id in the vocabulary must index the unigrams: checked once here (a
+// pass over the table, small next to the n-grams), so that look-ups need not.
+void KenlmProbingModel::check_vocabulary_ids() const {
+  for (std::uint64_t slot = 0; slot < vocab_.buckets; ++slot) {
+    const unsigned char* entry = vocab_.begin + slot * vocab_.entry_size;
+    if (load_u64(entry) == 0) continue;
+    std::uint32_t id;
+    std::memcpy(&id, entry + 8, sizeof id);
+    if (id >= word_bound_) {
+      throw input_error(fmt::format("{}: corrupt KenLM binary: word id {} in the vocabulary, beyond its {} words", path_, id, word_bound_));
+    }
+  }
 }
 
 WordId KenlmProbingModel::find_word(std::uint64_t word_hash) const {
@@ -199,8 +214,7 @@ WordId KenlmProbingModel::find_word(std::uint64_t word_hash) const {
   if (entry == nullptr) return kUnknownWord;
   std::uint32_t id;
   std::memcpy(&id, entry + 8, sizeof id);
-  if (id >= word_bound_) throw input_error(fmt::format("{}: corrupt KenLM binary: word id {} in the vocabulary, beyond its {} words", path_, id, word_bound_));
-  return id;
+  return id;  // below word_bound_ (check_vocabulary_ids)
 }
 
 void KenlmProbingModel::prefetch_word(std::uint64_t word_hash) const { vocab_.prefetch(word_hash); }

@@ -53,8 +53,7 @@ class KenlmProbingModel {
     return (key * 8978948897894561157ULL) ^ ((static_cast<std::uint64_t>(word) + 1) * 17894857484156487943ULL);
   }
 
-  // The id of a word's hash, or kUnknownWord. Throws input_error for an id
-  // beyond the unigrams (a corrupt table), so that no look-up reads past them.
+  // The id of a word's hash, or kUnknownWord (always below the unigrams' count: checked at load).
   WordId find_word(std::uint64_t word_hash) const;
   void prefetch_word(std::uint64_t word_hash) const;
 
@@ -79,6 +78,8 @@ class KenlmProbingModel {
     const unsigned char* find(std::uint64_t key) const;
     void prefetch(std::uint64_t key) const { __builtin_prefetch(begin + (key % buckets) * entry_size); }
   };
+
+  void check_vocabulary_ids() const;
 
   io::MappedFile file_;
   std::string path_;
