@@ -1,0 +1,182 @@
+// evalcli._native: the C++ library (evalcli/cli/library.hpp) for the Python
+// package (python/evalcli/). Python strings are read once into the UTF-32
+// text the metrics work on; the GIL is released while scoring.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "evalcli/cli/library.hpp"
+#include "evalcli/core/error.hpp"
+#include "evalcli/core/version.hpp"
+#include "evalcli/metrics/definition.hpp"
+#include "evalcli/text/unicode.hpp"
+
+namespace py = pybind11;
+using evalcli::cli::GivenOption;
+using evalcli::cli::MetricResult;
+using evalcli::cli::MetricSession;
+using evalcli::cli::SegmentTexts;
+
+namespace {
+
+// A Python str as code points (one copy, no UTF-8 round trip). `strip`: Python's
+// rstrip(), as the command line reads lines.
+std::u32string code_points(py::handle object, bool strip) {
+  if (!PyUnicode_Check(object.ptr())) {
+    throw py::type_error("evalcli: texts must be str, not " + std::string(py::str(py::type::of(object).attr("__name__"))));
+  }
+  const Py_ssize_t length = PyUnicode_GetLength(object.ptr());
+  std::u32string text(static_cast<std::size_t>(length), U'\0');
+  static_assert(sizeof(Py_UCS4) == sizeof(char32_t));
+  if (length > 0 && PyUnicode_AsUCS4(object.ptr(), reinterpret_cast<Py_UCS4*>(text.data()), length, 0) == nullptr) {
+    throw py::error_already_set();
+  }
+  for (const char32_t c : text) {
+    if (c >= 0xD800 && c <= 0xDFFF) throw py::value_error("evalcli: a text holds a lone surrogate (not valid Unicode)");
+  }
+  if (strip) text.resize(evalcli::text::rstrip(text).size());
+  return text;
+}
+
+std::vector<std::u32string> code_point_list(py::handle sequence, bool strip, const char* what) {
+  if (PyUnicode_Check(sequence.ptr())) throw py::type_error(std::string("evalcli: ") + what + " must be a list of str, not a str");
+  std::vector<std::u32string> texts;
+  for (py::handle item : py::iter(sequence)) texts.push_back(code_points(item, strip));
+  return texts;
+}
+
+// refs as reference streams ([stream][segment], SacreBLEU's and the command
+// line's form) or, with `by_segment`, as each segment's list ([segment][ref]).
+SegmentTexts segment_texts(py::handle hyps, py::handle refs, bool by_segment, bool strip) {
+  SegmentTexts texts;
+  texts.hyps = code_point_list(hyps, strip, "hypotheses");
+  if (by_segment) {
+    for (py::handle segment : py::iter(refs)) texts.refs.push_back(code_point_list(segment, strip, "references"));
+    return texts;
+  }
+  texts.refs.resize(texts.hyps.size());
+  std::size_t stream_number = 0;
+  for (py::handle stream : py::iter(refs)) {
+    ++stream_number;
+    std::vector<std::u32string> lines = code_point_list(stream, strip, "reference streams");
+    if (lines.size() != texts.hyps.size()) {
+      throw evalcli::input_error("reference stream " + std::to_string(stream_number) + " has " +
+                                 std::to_string(lines.size()) + " segments, the hypotheses " +
+                                 std::to_string(texts.hyps.size()));
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) texts.refs[i].push_back(std::move(lines[i]));
+  }
+  return texts;
+}
+
+std::vector<GivenOption> given_options(const std::vector<std::pair<std::string, std::vector<std::string>>>& options) {
+  std::vector<GivenOption> given;
+  for (const auto& [name, values] : options) given.push_back({name, values});
+  return given;
+}
+
+py::dict result_dict(const MetricResult& result) {
+  py::dict d;
+  d["name"] = result.name;
+  d["signature"] = result.signature;
+  d["nrefs"] = result.nrefs;
+  d["stat_names"] = result.stat_names;
+  d["totals"] = result.stats.totals;
+  d["rows"] = result.stats.rows;
+  py::list scores;
+  for (const auto& line : result.scores) {
+    py::dict score;
+    score["name"] = line.name;
+    score["score"] = line.score;
+    score["sentence_scores"] = line.sentence_scores;
+    scores.append(score);
+  }
+  d["scores"] = scores;
+  d["details"] = py::module_::import("json").attr("loads")(result.details_json);
+  d["shard_json"] = result.shard_json;
+  d["sacrebleu_signature"] = result.sacrebleu_signature;
+  d["sacrebleu_short_signature"] = result.sacrebleu_short_signature;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+  m.doc() = "evalcli's C++ library; use the evalcli package (evalcli.score, evalcli.stats, evalcli.sacrebleu, ...).";
+  m.attr("__version__") = EVALCLI_VERSION;
+  m.attr("version_tag") = evalcli::evalcli_version_tag();
+
+  static py::exception<evalcli::Error> error(m, "Error", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const evalcli::Error& e) {
+      PyErr_SetString(error.ptr(), (std::string("evalcli: error: ") + e.what()).c_str());
+    }
+  });
+
+  m.def(
+      "metric_options",
+      [](const std::string& command) {
+        py::list specs;
+        const auto* definition = evalcli::find_metric_definition_by_command(command);
+        if (definition == nullptr) throw evalcli::usage_error("unknown metric '" + command + "'");
+        for (const auto& spec : definition->options) {
+          if (!spec.refusal.empty()) continue;
+          static const char* kinds[] = {"flag", "integer", "real", "text", "list"};
+          specs.append(py::make_tuple(spec.name, kinds[static_cast<int>(spec.kind)], spec.help, spec.default_text));
+        }
+        return specs;
+      },
+      "The options of a metric's table: (name, kind, help, default) tuples.");
+  m.def(
+      "metric_names",
+      [] {
+        std::vector<std::string> names;
+        for (const auto* definition : evalcli::metric_definitions()) names.push_back(definition->command);
+        return names;
+      },
+      "The metrics' command names.");
+
+  py::class_<MetricSession>(m, "Session", "A metric built once from its options or a signature.")
+      .def(py::init([](const std::string& metric, const std::vector<std::pair<std::string, std::vector<std::string>>>& options,
+                       const std::string& signature) {
+             return std::make_unique<MetricSession>(metric, given_options(options), signature);
+           }),
+           py::arg("metric"), py::arg("options"), py::arg("signature") = "")
+      .def(
+          "score",
+          [](const MetricSession& session, py::handle hyps, py::handle refs, bool refs_by_segment, bool rstrip) {
+            const SegmentTexts texts = segment_texts(hyps, refs, refs_by_segment, rstrip);
+            MetricResult result;
+            {
+              py::gil_scoped_release release;
+              result = session.score(texts);
+            }
+            return result_dict(result);
+          },
+          py::arg("hyps"), py::arg("refs"), py::arg("refs_by_segment") = false, py::arg("rstrip") = true,
+          "Scores the hypotheses against the references; returns a dict of the result.")
+      .def(
+          "sacrebleu_format",
+          [](const MetricSession& session, const std::vector<double>& totals, int width, bool score_only,
+             const std::string& signature, bool is_json) {
+            return session.sacrebleu_format(totals, width, score_only, signature, is_json);
+          },
+          py::arg("totals"), py::arg("width") = 2, py::arg("score_only") = false, py::arg("signature") = "",
+          py::arg("is_json") = false, "SacreBLEU's Score.format() of the statistics `totals`.");
+
+  m.def(
+      "merge",
+      [](const std::vector<std::string>& texts, const std::vector<std::string>& names) {
+        MetricResult result;
+        {
+          py::gil_scoped_release release;
+          result = evalcli::cli::merge_shard_texts(texts, names);
+        }
+        return result_dict(result);
+      },
+      py::arg("texts"), py::arg("names"), "Merges shard JSON texts (in corpus order) as `evalcli merge` does.");
+}
