@@ -5,12 +5,14 @@
 #include <pybind11/stl.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "evalcli/cli/library.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/version.hpp"
 #include "evalcli/metrics/definition.hpp"
+#include "evalcli/metrics/rouge.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace py = pybind11;
@@ -167,6 +169,32 @@ PYBIND11_MODULE(_native, m) {
           },
           py::arg("totals"), py::arg("width") = 2, py::arg("score_only") = false, py::arg("signature") = "",
           py::arg("is_json") = false, "SacreBLEU's Score.format() of the statistics `totals`.");
+
+  m.def(
+      "rouge_bootstrap",
+      [](const std::vector<std::vector<std::tuple<double, double, double>>>& rows_by_type, unsigned seed, int samples,
+         double confidence) {
+        std::vector<std::vector<evalcli::PRF>> rows(rows_by_type.size());
+        for (std::size_t t = 0; t < rows.size(); ++t) {
+          for (const auto& [p, r, f] : rows_by_type[t]) rows[t].push_back({p, r, f});
+        }
+        std::vector<evalcli::RougeInterval> intervals;
+        {
+          py::gil_scoped_release release;
+          intervals = evalcli::rouge_score_bootstrap(rows, seed, samples, confidence);
+        }
+        py::list out;
+        for (const auto& interval : intervals) {
+          py::list bounds;
+          for (const auto* prf : {&interval.low, &interval.mid, &interval.high}) {
+            bounds.append(py::make_tuple(prf->precision, prf->recall, prf->fmeasure));
+          }
+          out.append(bounds);
+        }
+        return out;
+      },
+      py::arg("rows_by_type"), py::arg("seed"), py::arg("samples"), py::arg("confidence"),
+      "rouge-score's BootstrapAggregator (numpy.random.seed(seed)): per type [low, mid, high] of (p, r, f).");
 
   m.def(
       "merge",

@@ -121,10 +121,10 @@ class Metric:
             raise TypeError(f"{prefix}: {message}")
 
     def _score(self, hyps, refs):
-        # SacreBLEU leaves out empty and missing references ("nrefs:var" when their number varies).
+        # SacreBLEU leaves out missing (None) references: "nrefs:var" when their number varies.
         streams = [list(stream) for stream in refs]
-        if any(r is None or r == "" for stream in streams for r in stream):
-            by_segment = [[r for r in segment if r is not None and r != ""] for segment in zip(*streams)]
+        if any(r is None for stream in streams for r in stream):
+            by_segment = [[r for r in segment if r is not None] for segment in zip(*streams)]
             result = self._session.score(hyps, by_segment, True, False)
         else:
             result = self._session.score(hyps, streams, False, False)
