@@ -79,14 +79,15 @@ std::vector<GivenOption> given_options(const std::vector<std::pair<std::string, 
   return given;
 }
 
-py::dict result_dict(const MetricResult& result) {
+// `details`: also the rows and the shard (what a corpus score alone does not need).
+py::dict result_dict(const MetricResult& result, bool details = true) {
   py::dict d;
   d["name"] = result.name;
   d["signature"] = result.signature;
   d["nrefs"] = result.nrefs;
   d["stat_names"] = result.stat_names;
   d["totals"] = result.stats.totals;
-  d["rows"] = result.stats.rows;
+  if (details) d["rows"] = result.stats.rows;
   py::list scores;
   for (const auto& line : result.scores) {
     py::dict score;
@@ -150,17 +151,20 @@ PYBIND11_MODULE(_native, m) {
            py::arg("metric"), py::arg("options"), py::arg("signature") = "")
       .def(
           "score",
-          [](const MetricSession& session, py::handle hyps, py::handle refs, bool refs_by_segment, bool rstrip) {
+          [](const MetricSession& session, py::handle hyps, py::handle refs, bool refs_by_segment, bool rstrip,
+             bool details) {
             const SegmentTexts texts = segment_texts(hyps, refs, refs_by_segment, rstrip);
             MetricResult result;
             {
               py::gil_scoped_release release;
-              result = session.score(texts);
+              result = session.score(texts, details);
             }
-            return result_dict(result);
+            return result_dict(result, details);
           },
           py::arg("hyps"), py::arg("refs"), py::arg("refs_by_segment") = false, py::arg("rstrip") = true,
-          "Scores the hypotheses against the references; returns a dict of the result.")
+          py::arg("details") = true,
+          "Scores the hypotheses against the references; returns a dict of the result (details: also "
+          "sentence scores, rows and the shard).")
       .def(
           "sacrebleu_format",
           [](const MetricSession& session, const std::vector<double>& totals, int width, bool score_only,

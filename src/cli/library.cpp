@@ -62,10 +62,12 @@ void set_given_option(const MetricDefinition& definition, const GivenOption& opt
   }
 }
 
-ScoreLine score_line_of(const StatsModel& model, const StatsModel& sentence_model, const SystemStats& system) {
+ScoreLine score_line_of(const StatsModel& model, const StatsModel& sentence_model, const SystemStats& system,
+                        bool details) {
   ScoreLine line;
   line.name = model.name();
   line.score = model.corpus_score(system);
+  if (!details) return line;
   line.sentence_scores.reserve(system.rows.size());
   for (const auto& row : system.rows) line.sentence_scores.push_back(sentence_model.score(row));
   return line;
@@ -73,20 +75,20 @@ ScoreLine score_line_of(const StatsModel& model, const StatsModel& sentence_mode
 
 // Everything a program is given back of one system's statistics.
 MetricResult result_of(const StatsModel& model, const StatsModel& sentence_model, std::size_t nrefs,
-                       SystemStats system) {
+                       SystemStats system, bool details = true) {
   MetricResult result;
   result.name = model.name();
   result.signature = full_signature(nrefs, model.signature());
   result.nrefs = nrefs;
   result.stat_names = model.stat_names();
-  result.scores.push_back(score_line_of(model, sentence_model, system));
+  result.scores.push_back(score_line_of(model, sentence_model, system, details));
   const auto components = score_component_models(model);
   const auto sentence_components = score_component_models(sentence_model);
   for (std::size_t k = 0; k < components.size(); ++k) {
-    result.scores.push_back(score_line_of(*components[k], *sentence_components.at(k), system));
+    result.scores.push_back(score_line_of(*components[k], *sentence_components.at(k), system, details));
   }
   result.details_json = model.details(system.totals).dump();
-  result.shard_json = stats::shard_json(model, result.signature, nrefs, {system});
+  if (details) result.shard_json = stats::shard_json(model, result.signature, nrefs, {system});
   if (!model.sacrebleu_fields().empty()) {
     result.sacrebleu_signature = sacrebleu_signature(model, nrefs, false);
     result.sacrebleu_short_signature = sacrebleu_signature(model, nrefs, true);
@@ -143,8 +145,8 @@ MetricSession::MetricSession(const std::string& command, const std::vector<Given
 
 MetricSession::~MetricSession() = default;
 
-MetricResult MetricSession::score(const SegmentTexts& texts) const {
-  if (!model_) return score_cider(texts);
+MetricResult MetricSession::score(const SegmentTexts& texts, bool details) const {
+  if (!model_) return score_cider(texts, details);
   const std::size_t nrefs = reference_count(texts);
   if (signature_nrefs_) {
     check_signature_nrefs(*signature_nrefs_, nrefs == kVariableRefs ? std::nullopt : std::optional(nrefs));
@@ -169,12 +171,12 @@ MetricResult MetricSession::score(const SegmentTexts& texts) const {
   }
   for (std::size_t k = 0; k < exact.size(); ++k) system.totals[k] = exact[k].value();
   system.segments = texts.hyps.size();
-  return result_of(*model_, *sentence_model_, nrefs, std::move(system));
+  return result_of(*model_, *sentence_model_, nrefs, std::move(system), details);
 }
 
 // CIDEr's two passes (as `evalcli cider`): document frequencies over every
 // segment's references, or the --df file's; then every segment's score.
-MetricResult MetricSession::score_cider(const SegmentTexts& texts) const {
+MetricResult MetricSession::score_cider(const SegmentTexts& texts, bool details) const {
   if (texts.hyps.empty()) throw input_error("no segments to score");
   if (texts.hyps.size() != texts.refs.size()) {
     throw input_error(fmt::format("{} hypotheses but references for {} segments", texts.hyps.size(), texts.refs.size()));
@@ -210,7 +212,7 @@ MetricResult MetricSession::score_cider(const SegmentTexts& texts) const {
   if (signature_nrefs_) check_signature_nrefs(*signature_nrefs_, nrefs == kVariableRefs ? std::nullopt : std::optional(nrefs));
   std::vector<SystemStats> systems = run.system_stats();
   const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
-  return result_of(metric, metric, nrefs, std::move(systems.front()));
+  return result_of(metric, metric, nrefs, std::move(systems.front()), details);
 }
 
 std::string MetricSession::sacrebleu_format(std::span<const Stat> totals, int width, bool score_only,

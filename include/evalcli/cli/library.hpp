@@ -65,7 +65,9 @@ class MetricSession {
   // Scores the segments (every one must have the same number of references,
   // except for CIDEr, whose nrefs is then "var"). Thread-safe: const, and
   // touches no Python object (the GIL may be released around it).
-  MetricResult score(const SegmentTexts& texts) const;
+  // `details` false: only the score, totals and signatures (no sentence
+  // scores, no shard text), for callers that want the corpus score alone.
+  MetricResult score(const SegmentTexts& texts, bool details = true) const;
 
   // SacreBLEU 2.x's Score.format(width, score_only, signature, is_json) of this
   // metric's score of `totals`, as `evalcli sacrebleu` prints it: "BLEU = 26.04
@@ -74,7 +76,7 @@ class MetricSession {
                                bool is_json) const;
 
  private:
-  MetricResult score_cider(const SegmentTexts& texts) const;
+  MetricResult score_cider(const SegmentTexts& texts, bool details) const;
   const MetricDefinition& definition_;
   OptionValues values_;
   std::optional<std::string> signature_nrefs_;

@@ -125,9 +125,9 @@ class Metric:
         streams = [list(stream) for stream in refs]
         if any(r is None for stream in streams for r in stream):
             by_segment = [[r for r in segment if r is not None] for segment in zip(*streams)]
-            result = self._session.score(hyps, by_segment, True, False)
+            result = self._session.score(hyps, by_segment, True, False, False)
         else:
-            result = self._session.score(hyps, streams, False, False)
+            result = self._session.score(hyps, streams, False, False, False)
         self._result = result
         return self._score_object(result)
 
