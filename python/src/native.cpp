@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -23,55 +25,99 @@ using evalcli::cli::SegmentTexts;
 
 namespace {
 
-// A Python str as code points (one copy, no UTF-8 round trip). `strip`: Python's
-// rstrip(), as the command line reads lines.
-std::u32string code_points(py::handle object, bool strip) {
-  if (!PyUnicode_Check(object.ptr())) {
-    throw py::type_error("evalcli: texts must be str, not " + std::string(py::str(py::type::of(object).attr("__name__"))));
+// A Python str as code points into `text` (one copy, no UTF-8 round trip; the
+// buffer is reused from block to block). `strip`: Python's rstrip(), as the
+// command line reads lines.
+void read_code_points(PyObject* object, bool strip, std::u32string& text) {
+  if (!PyUnicode_Check(object)) {
+    throw py::type_error("evalcli: texts must be str, not " + std::string(Py_TYPE(object)->tp_name));
   }
-  const Py_ssize_t length = PyUnicode_GetLength(object.ptr());
-  std::u32string text(static_cast<std::size_t>(length), U'\0');
+  const Py_ssize_t length = PyUnicode_GetLength(object);
+  text.resize(static_cast<std::size_t>(length));
   static_assert(sizeof(Py_UCS4) == sizeof(char32_t));
-  if (length > 0 && PyUnicode_AsUCS4(object.ptr(), reinterpret_cast<Py_UCS4*>(text.data()), length, 0) == nullptr) {
+  if (length > 0 && PyUnicode_AsUCS4(object, reinterpret_cast<Py_UCS4*>(text.data()), length, 0) == nullptr) {
     throw py::error_already_set();
   }
-  for (const char32_t c : text) {
-    if (c >= 0xD800 && c <= 0xDFFF) throw py::value_error("evalcli: a text holds a lone surrogate (not valid Unicode)");
+  if (PyUnicode_KIND(object) != PyUnicode_1BYTE_KIND) {  // only wider strings can hold surrogates
+    for (const char32_t c : text) {
+      if (c >= 0xD800 && c <= 0xDFFF) throw py::value_error("evalcli: a text holds a lone surrogate (not valid Unicode)");
+    }
   }
   if (strip) text.resize(evalcli::text::rstrip(text).size());
-  return text;
 }
 
-std::vector<std::u32string> code_point_list(py::handle sequence, bool strip, const char* what) {
-  if (PyUnicode_Check(sequence.ptr())) throw py::type_error(std::string("evalcli: ") + what + " must be a list of str, not a str");
-  std::vector<std::u32string> texts;
-  for (py::handle item : py::iter(sequence)) texts.push_back(code_points(item, strip));
-  return texts;
-}
-
-// refs as reference streams ([stream][segment], SacreBLEU's and the command
-// line's form) or, with `by_segment`, as each segment's list ([segment][ref]).
-SegmentTexts segment_texts(py::handle hyps, py::handle refs, bool by_segment, bool strip) {
-  SegmentTexts texts;
-  texts.hyps = code_point_list(hyps, strip, "hypotheses");
-  if (by_segment) {
-    for (py::handle segment : py::iter(refs)) texts.refs.push_back(code_point_list(segment, strip, "references"));
-    return texts;
+// A list or tuple (anything else is turned into one), refusing a str where a list of str is meant.
+py::object sequence(py::handle object, const char* what) {
+  if (PyUnicode_Check(object.ptr())) {
+    throw py::type_error(std::string("evalcli: ") + what + " must be a list of str, not a str");
   }
-  texts.refs.resize(texts.hyps.size());
-  std::size_t stream_number = 0;
-  for (py::handle stream : py::iter(refs)) {
-    ++stream_number;
-    std::vector<std::u32string> lines = code_point_list(stream, strip, "reference streams");
-    if (lines.size() != texts.hyps.size()) {
-      throw evalcli::input_error("reference stream " + std::to_string(stream_number) + " has " +
-                                 std::to_string(lines.size()) + " segments, the hypotheses " +
-                                 std::to_string(texts.hyps.size()));
+  PyObject* fast = PySequence_Fast(object.ptr(), what);
+  if (fast == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(fast);
+}
+
+Py_ssize_t length(const py::object& fast) { return PySequence_Fast_GET_SIZE(fast.ptr()); }
+PyObject* item(const py::object& fast, Py_ssize_t i) { return PySequence_Fast_GET_ITEM(fast.ptr(), i); }
+
+// hyps and refs read a block of segments at a time into SegmentTexts. refs are
+// reference streams ([stream][segment], SacreBLEU's and the command line's
+// form) or, with `by_segment`, each segment's list ([segment][ref]).
+class TextReader {
+ public:
+  TextReader(py::handle hyps, py::handle refs, bool by_segment, bool strip)
+      : hyps_(sequence(hyps, "hypotheses")), by_segment_(by_segment), strip_(strip) {
+    const py::object refs_sequence = sequence(refs, "references");
+    if (by_segment) {
+      segments_ = refs_sequence;
+      check_length(length(segments_), "references (one list per segment)");
+      return;
     }
-    for (std::size_t i = 0; i < lines.size(); ++i) texts.refs[i].push_back(std::move(lines[i]));
+    for (Py_ssize_t k = 0; k < length(refs_sequence); ++k) {
+      streams_.push_back(sequence(item(refs_sequence, k), "reference streams"));
+      check_length(length(streams_.back()), ("reference stream " + std::to_string(k + 1)).c_str());
+    }
   }
-  return texts;
-}
+
+  // The next block into `block` (false at the end).
+  bool next(SegmentTexts& block) {
+    const Py_ssize_t total = length(hyps_);
+    if (next_ >= total) return false;
+    const Py_ssize_t end = std::min(total, next_ + kBlock);
+    const std::size_t count = static_cast<std::size_t>(end - next_);
+    block.hyps.resize(count);
+    block.refs.resize(count);
+    for (std::size_t i = 0; i < count; ++i, ++next_) {
+      read_code_points(item(hyps_, next_), strip_, block.hyps[i]);
+      auto& refs = block.refs[i];
+      if (by_segment_) {
+        const py::object segment = sequence(item(segments_, next_), "references of a segment");
+        refs.resize(static_cast<std::size_t>(length(segment)));
+        for (std::size_t k = 0; k < refs.size(); ++k) read_code_points(item(segment, static_cast<Py_ssize_t>(k)), strip_, refs[k]);
+      } else {
+        refs.resize(streams_.size());
+        for (std::size_t k = 0; k < refs.size(); ++k) read_code_points(item(streams_[k], next_), strip_, refs[k]);
+      }
+    }
+    return true;
+  }
+
+ private:
+  static constexpr Py_ssize_t kBlock = 4096;
+
+  void check_length(Py_ssize_t n, const char* what) const {
+    if (n != length(hyps_)) {
+      throw evalcli::input_error(std::string(what) + " has " + std::to_string(n) + " segments, the hypotheses " +
+                                 std::to_string(length(hyps_)));
+    }
+  }
+
+  py::object hyps_;
+  py::object segments_;
+  std::vector<py::object> streams_;
+  bool by_segment_;
+  bool strip_;
+  Py_ssize_t next_ = 0;
+};
 
 std::vector<GivenOption> given_options(const std::vector<std::pair<std::string, std::vector<std::string>>>& options) {
   std::vector<GivenOption> given;
@@ -153,11 +199,17 @@ PYBIND11_MODULE(_native, m) {
           "score",
           [](const MetricSession& session, py::handle hyps, py::handle refs, bool refs_by_segment, bool rstrip,
              bool details) {
-            const SegmentTexts texts = segment_texts(hyps, refs, refs_by_segment, rstrip);
+            TextReader reader(hyps, refs, refs_by_segment, rstrip);
+            MetricSession::Run run(session, details);
+            SegmentTexts block;
+            while (reader.next(block)) {
+              py::gil_scoped_release release;
+              run.add(block);
+            }
             MetricResult result;
             {
               py::gil_scoped_release release;
-              result = session.score(texts, details);
+              result = run.finish();
             }
             return result_dict(result, details);
           },
@@ -165,6 +217,24 @@ PYBIND11_MODULE(_native, m) {
           py::arg("details") = true,
           "Scores the hypotheses against the references; returns a dict of the result (details: also "
           "sentence scores, rows and the shard).")
+      .def(
+          "score_segments",
+          [](const MetricSession& session, py::handle hyps, py::handle refs, bool refs_by_segment, bool rstrip) {
+            TextReader reader(hyps, refs, refs_by_segment, rstrip);
+            SegmentTexts texts, block;
+            while (reader.next(block)) {
+              std::move(block.hyps.begin(), block.hyps.end(), std::back_inserter(texts.hyps));
+              std::move(block.refs.begin(), block.refs.end(), std::back_inserter(texts.refs));
+            }
+            MetricSession::SegmentScores scores;
+            {
+              py::gil_scoped_release release;
+              scores = session.score_segments(texts);
+            }
+            return py::make_tuple(scores.rows, scores.sentence_scores);
+          },
+          py::arg("hyps"), py::arg("refs"), py::arg("refs_by_segment") = false, py::arg("rstrip") = true,
+          "Each segment's statistics and sentence score only: (rows, sentence_scores).")
       .def(
           "sacrebleu_format",
           [](const MetricSession& session, const std::vector<double>& totals, int width, bool score_only,

@@ -97,22 +97,6 @@ MetricResult result_of(const StatsModel& model, const StatsModel& sentence_model
   return result;
 }
 
-// The references per segment: their number, or kVariableRefs ("nrefs:var")
-// when segments have different numbers (every segment needs one at least).
-std::size_t reference_count(const SegmentTexts& texts) {
-  if (texts.hyps.empty()) throw input_error("no segments to score");
-  if (texts.hyps.size() != texts.refs.size()) {
-    throw input_error(fmt::format("{} hypotheses but references for {} segments", texts.hyps.size(), texts.refs.size()));
-  }
-  const std::size_t nrefs = texts.refs.front().size();
-  bool uniform = true;
-  for (std::size_t i = 0; i < texts.refs.size(); ++i) {
-    if (texts.refs[i].empty()) throw input_error(fmt::format("segment {} has no reference", i + 1));
-    uniform = uniform && texts.refs[i].size() == nrefs;
-  }
-  return uniform ? nrefs : kVariableRefs;
-}
-
 }  // namespace
 
 MetricSession::MetricSession(const std::string& command, const std::vector<GivenOption>& options,
@@ -146,32 +130,81 @@ MetricSession::MetricSession(const std::string& command, const std::vector<Given
 MetricSession::~MetricSession() = default;
 
 MetricResult MetricSession::score(const SegmentTexts& texts, bool details) const {
-  if (!model_) return score_cider(texts, details);
-  const std::size_t nrefs = reference_count(texts);
+  Run run(*this, details);
+  run.add(texts);
+  return run.finish();
+}
+
+MetricSession::SegmentScores MetricSession::score_segments(const SegmentTexts& texts) const {
+  if (!model_) throw usage_error(fmt::format("{} scores need the whole corpus", definition_.command));
+  if (texts.hyps.size() != texts.refs.size()) {
+    throw input_error(fmt::format("{} hypotheses but references for {} segments", texts.hyps.size(), texts.refs.size()));
+  }
+  const auto& metric = dynamic_cast<const Metric&>(*model_);
+  SegmentScores scores;
+  for (std::size_t i = 0; i < texts.hyps.size(); ++i) {
+    if (texts.refs[i].empty()) throw input_error(fmt::format("segment {} has no reference", i + 1));
+    StatRow row(metric.num_stats(), 0.0);
+    metric.segment_stats(texts.hyps[i], texts.refs[i], row.data());
+    scores.sentence_scores.push_back(sentence_model_->score(row));
+    scores.rows.push_back(std::move(row));
+  }
+  return scores;
+}
+
+void MetricSession::check_nrefs(std::size_t nrefs) const {
   if (signature_nrefs_) {
     check_signature_nrefs(*signature_nrefs_, nrefs == kVariableRefs ? std::nullopt : std::optional(nrefs));
   }
-  const auto& metric = dynamic_cast<const Metric&>(*model_);
-  SystemStats system;
-  system.system = "hyp";
-  system.totals.assign(metric.num_stats(), 0.0);
-  // As compute_corpus_stats: correctly rounded totals for the metrics that need them.
-  std::vector<stats::ExactSum> exact(metric.exact_totals() ? metric.num_stats() : 0);
-  StatRow row(metric.num_stats());
-  system.rows.reserve(texts.hyps.size());
-  for (std::size_t i = 0; i < texts.hyps.size(); ++i) {
-    row.assign(row.size(), 0.0);
-    metric.segment_stats(texts.hyps[i], texts.refs[i], row.data());
-    if (exact.empty()) {
-      add_stats(system.totals, row);
-    } else {
-      for (std::size_t k = 0; k < row.size(); ++k) exact[k].add(row[k]);
-    }
-    system.rows.push_back(row);
+}
+
+MetricSession::Run::Run(const MetricSession& session, bool details)
+    : session_(session),
+      details_(details),
+      keep_rows_(details || (session.model_ && session.model_->corpus_score_needs_rows())) {
+  if (!session_.model_) return;  // CIDEr keeps the texts
+  const std::size_t stats = session_.model_->num_stats();
+  system_.system = "hyp";
+  system_.totals.assign(stats, 0.0);
+  if (session_.model_->exact_totals()) exact_.resize(stats);
+  row_.resize(stats);
+}
+
+void MetricSession::Run::add(const SegmentTexts& block) {
+  if (block.hyps.size() != block.refs.size()) {
+    throw input_error(fmt::format("{} hypotheses but references for {} segments", block.hyps.size(), block.refs.size()));
   }
-  for (std::size_t k = 0; k < exact.size(); ++k) system.totals[k] = exact[k].value();
-  system.segments = texts.hyps.size();
-  return result_of(*model_, *sentence_model_, nrefs, std::move(system), details);
+  if (!session_.model_) {
+    all_.hyps.insert(all_.hyps.end(), block.hyps.begin(), block.hyps.end());
+    all_.refs.insert(all_.refs.end(), block.refs.begin(), block.refs.end());
+    return;
+  }
+  const auto& metric = dynamic_cast<const Metric&>(*session_.model_);
+  for (std::size_t i = 0; i < block.hyps.size(); ++i) {
+    const auto& refs = block.refs[i];
+    if (refs.empty()) throw input_error(fmt::format("segment {} has no reference", system_.segments + 1));
+    if (!nrefs_) nrefs_ = refs.size();
+    uniform_refs_ = uniform_refs_ && refs.size() == *nrefs_;
+    row_.assign(row_.size(), 0.0);
+    metric.segment_stats(block.hyps[i], refs, row_.data());
+    if (exact_.empty()) {
+      add_stats(system_.totals, row_);
+    } else {
+      for (std::size_t k = 0; k < row_.size(); ++k) exact_[k].add(row_[k]);
+    }
+    if (keep_rows_) system_.rows.push_back(row_);
+    ++system_.segments;
+  }
+}
+
+MetricResult MetricSession::Run::finish() {
+  if (!session_.model_) return session_.score_cider(all_, details_);
+  if (system_.segments == 0) throw input_error("no segments to score");
+  // Segments with different numbers of references: "nrefs:var".
+  const std::size_t nrefs = uniform_refs_ ? *nrefs_ : kVariableRefs;
+  session_.check_nrefs(nrefs);
+  for (std::size_t k = 0; k < exact_.size(); ++k) system_.totals[k] = exact_[k].value();
+  return result_of(*session_.model_, *session_.sentence_model_, nrefs, std::move(system_), details_);
 }
 
 // CIDEr's two passes (as `evalcli cider`): document frequencies over every
@@ -209,7 +242,7 @@ MetricResult MetricSession::score_cider(const SegmentTexts& texts, bool details)
     io::write_output_file(save, serialize_document_frequencies(run.corpus().document_frequencies(pipeline->tokenizer().id())));
   }
   const std::size_t nrefs = run.uniform_refs() > 0 ? run.uniform_refs() : kVariableRefs;
-  if (signature_nrefs_) check_signature_nrefs(*signature_nrefs_, nrefs == kVariableRefs ? std::nullopt : std::optional(nrefs));
+  check_nrefs(nrefs);
   std::vector<SystemStats> systems = run.system_stats();
   const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
   return result_of(metric, metric, nrefs, std::move(systems.front()), details);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "evalcli/core/summation.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 
@@ -66,8 +67,37 @@ class MetricSession {
   // except for CIDEr, whose nrefs is then "var"). Thread-safe: const, and
   // touches no Python object (the GIL may be released around it).
   // `details` false: only the score, totals and signatures (no sentence
-  // scores, no shard text), for callers that want the corpus score alone.
+  // scores, no rows, no shard text), for callers that want the corpus score alone.
   MetricResult score(const SegmentTexts& texts, bool details = true) const;
+
+  // Only each segment's statistics and sentence score (the per-pair calls of
+  // rouge-score's and NLTK's APIs); not for CIDEr, whose scores need the corpus.
+  struct SegmentScores {
+    std::vector<StatRow> rows;
+    std::vector<double> sentence_scores;
+  };
+  SegmentScores score_segments(const SegmentTexts& texts) const;
+
+  // The same in pieces: blocks of segments in corpus order, then the result, so
+  // that a caller converts and scores a block at a time (the Python module
+  // does, reusing its buffers). Not thread-safe itself; the session may be shared.
+  class Run {
+   public:
+    Run(const MetricSession& session, bool details);
+    void add(const SegmentTexts& block);
+    MetricResult finish();
+
+   private:
+    const MetricSession& session_;
+    bool details_;
+    bool keep_rows_;
+    SystemStats system_;
+    std::vector<stats::ExactSum> exact_;  // correctly rounded totals (metrics with exact_totals())
+    StatRow row_;
+    std::optional<std::size_t> nrefs_;  // of the first segment
+    bool uniform_refs_ = true;
+    SegmentTexts all_;  // CIDEr: every segment, for its two passes
+  };
 
   // SacreBLEU 2.x's Score.format(width, score_only, signature, is_json) of this
   // metric's score of `totals`, as `evalcli sacrebleu` prints it: "BLEU = 26.04
@@ -77,6 +107,7 @@ class MetricSession {
 
  private:
   MetricResult score_cider(const SegmentTexts& texts, bool details) const;
+  void check_nrefs(std::size_t nrefs) const;
   const MetricDefinition& definition_;
   OptionValues values_;
   std::optional<std::string> signature_nrefs_;

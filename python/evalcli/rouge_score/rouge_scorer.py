@@ -27,7 +27,8 @@ class RougeScorer(scoring.BaseScorer):
         self._session = _native.Session("rouge", options, "")
 
     def _scores(self, refs, prediction):
-        row = self._session.score([prediction], [refs], True, False)["rows"][0]
+        rows, _ = self._session.score_segments([prediction], [refs], True, False)
+        row = rows[0]
         return {t: scoring.Score(*row[3 * k: 3 * k + 3]) for k, t in enumerate(self.rouge_types)}
 
     def score(self, target, prediction):

@@ -36,8 +36,8 @@ def meteor_score(references, hypothesis, preprocess=str.lower, stemmer=None, wor
     _check_defaults(preprocess, stemmer, wordnet)
     hyp = _words(hypothesis, "hypothesis")
     refs = [_words(r, "reference") for r in references]
-    result = _session(alpha, beta, gamma).score([hyp], [refs], True, False)
-    return result["scores"][0]["sentence_scores"][0]
+    _, scores = _session(alpha, beta, gamma).score_segments([hyp], [refs], True, False)
+    return scores[0]
 
 
 def single_meteor_score(reference, hypothesis, preprocess=str.lower, stemmer=None, wordnet=None, alpha=0.9,
