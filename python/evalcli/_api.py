@@ -78,7 +78,8 @@ class Result:
     ``score`` is the corpus score the command prints (full precision),
     ``components`` every named score (ROUGE: one per type and measure),
     ``sentence_scores`` one per segment, ``rows`` the statistics of each
-    segment (``stat_names``), ``totals`` their sums, ``shard`` the Shard.
+    segment (``stat_names``), ``totals`` their sums, ``shard`` the Shard,
+    ``confidence`` the bootstrap interval when asked for (confidence_n).
     """
 
     def __init__(self, native):
@@ -97,6 +98,7 @@ class Result:
         self.shard = Shard(native["shard_json"])
         self.sacrebleu_signature = native["sacrebleu_signature"]
         self.sacrebleu_short_signature = native["sacrebleu_short_signature"]
+        self.confidence = native["confidence"]  # {mean, half_width, lower, upper} or None
 
     def __repr__(self):
         return f"<evalcli.Result {self.name} = {self.score!r} ({self.signature})>"
@@ -116,7 +118,8 @@ def _session(metric, signature, options):
     return _native.Session(metric, _option_list(options), signature or "")
 
 
-def score(metric, hyps, refs, *, signature=None, refs_by_segment=False, rstrip=True, **options):
+def score(metric, hyps, refs, *, signature=None, refs_by_segment=False, rstrip=True, confidence_n=None,
+          confidence_seed=None, **options):
     """Scores `hyps` against `refs` with ``evalcli METRIC`` and its options.
 
     metric:   a command name: "bleu", "chrf", "ter", "rouge", "meteor", "cider", ...
@@ -127,12 +130,17 @@ def score(metric, hyps, refs, *, signature=None, refs_by_segment=False, rstrip=T
               which may differ in length for CIDEr.
     signature: a printed signature (``--signature``) instead of metric options.
     rstrip:   strip trailing whitespace as the command does when reading lines.
+    confidence_n: bootstrap resamples for a confidence interval of the score
+              (--confidence -cin N; Result.confidence), seed confidence_seed
+              (default SACREBLEU_SEED, else 12345).
     options:  the command's options, '-' written '_': tokenize="intl",
               lowercase=True, max_ngram_order=2, types=["rouge1", "rougeL"].
 
     Returns a Result. Raises evalcli.Error (a ValueError) for bad options or input.
     """
-    return Result(_session(metric, signature, options).score(hyps, refs, refs_by_segment, rstrip))
+    session = _session(metric, signature, options)
+    return Result(session.score(hyps, refs, refs_by_segment, rstrip, True, confidence_n or 0,
+                                "" if confidence_seed is None else str(confidence_seed)))
 
 
 def stats(metric, hyps, refs, **kwargs):

@@ -147,6 +147,13 @@ py::dict result_dict(const MetricResult& result, bool details = true) {
   d["shard_json"] = result.shard_json;
   d["sacrebleu_signature"] = result.sacrebleu_signature;
   d["sacrebleu_short_signature"] = result.sacrebleu_short_signature;
+  if (result.confidence) {
+    const auto& c = *result.confidence;
+    d["confidence"] = py::dict(py::arg("mean") = c.mean, py::arg("half_width") = c.half_width,
+                               py::arg("lower") = c.lower, py::arg("upper") = c.upper);
+  } else {
+    d["confidence"] = py::none();
+  }
   return d;
 }
 
@@ -198,9 +205,9 @@ PYBIND11_MODULE(_native, m) {
       .def(
           "score",
           [](const MetricSession& session, py::handle hyps, py::handle refs, bool refs_by_segment, bool rstrip,
-             bool details) {
+             bool details, std::size_t confidence_n, const std::string& seed) {
             TextReader reader(hyps, refs, refs_by_segment, rstrip);
-            MetricSession::Run run(session, details);
+            MetricSession::Run run(session, details, {confidence_n, seed});
             SegmentTexts block;
             while (reader.next(block)) {
               py::gil_scoped_release release;
@@ -214,7 +221,7 @@ PYBIND11_MODULE(_native, m) {
             return result_dict(result, details);
           },
           py::arg("hyps"), py::arg("refs"), py::arg("refs_by_segment") = false, py::arg("rstrip") = true,
-          py::arg("details") = true,
+          py::arg("details") = true, py::arg("confidence_n") = 0, py::arg("seed") = "",
           "Scores the hypotheses against the references; returns a dict of the result (details: also "
           "sentence scores, rows and the shard).")
       .def(
@@ -238,11 +245,11 @@ PYBIND11_MODULE(_native, m) {
       .def(
           "sacrebleu_format",
           [](const MetricSession& session, const std::vector<double>& totals, int width, bool score_only,
-             const std::string& signature, bool is_json) {
-            return session.sacrebleu_format(totals, width, score_only, signature, is_json);
+             const std::string& signature, bool is_json, std::optional<std::pair<double, double>> confidence) {
+            return session.sacrebleu_format(totals, width, score_only, signature, is_json, confidence);
           },
           py::arg("totals"), py::arg("width") = 2, py::arg("score_only") = false, py::arg("signature") = "",
-          py::arg("is_json") = false, "SacreBLEU's Score.format() of the statistics `totals`.");
+          py::arg("is_json") = false, py::arg("confidence") = py::none(), "SacreBLEU's Score.format() of the statistics `totals`.");
 
   m.def(
       "rouge_bootstrap",

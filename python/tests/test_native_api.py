@@ -101,3 +101,14 @@ def test_merge_command_reads_written_shards(tmp_path):
     merged = json.loads(run_cli("merge", *paths, "--format", "json"))
     assert merged["score"] == evalcli.score("chrf", HYPS, REFS).score
     assert merged["score"] == evalcli.merge([evalcli.Shard.read(p) for p in paths]).score
+
+
+def test_confidence_interval_as_sacrebleu(monkeypatch):
+    result = evalcli.score("chrf", HYPS, REFS, confidence_n=200, confidence_seed=7)
+    metric = evalcli.sacrebleu.metrics.CHRF()
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    score = metric.corpus_score(HYPS, REFS, n_bootstrap=200)
+    assert (result.confidence["mean"], result.confidence["half_width"]) == (score._mean, score._ci)
+    assert "|bs:200|seed:7|" in str(metric.get_signature())
+    assert "(μ = " in str(score)
+    assert evalcli.score("chrf", HYPS, REFS).confidence is None

@@ -12,7 +12,7 @@ def api_records(golden):
     expected = golden.get("expected")
     if not isinstance(expected, dict):
         return []
-    return [r for r in expected.get("api", []) if "n_bootstrap" not in r["api_call"]]
+    return expected.get("api", [])
 
 
 def with_api_records(params):
@@ -64,6 +64,17 @@ def test_api_records(path):
                 assert score.score == expected[0], f"line {i + 1}"
                 if metric_call.startswith("sacrebleu.metrics.BLEU"):
                     assert [score.sys_len, score.ref_len, *score.counts, *score.totals] == expected[1:], f"line {i + 1}"
+        elif "n_bootstrap=" in call:
+            samples = int(call.split("n_bootstrap=")[1].split(")")[0])
+            score = metric.corpus_score(hyp_lines, refs, n_bootstrap=samples)
+            assert score.score == record["score"]
+            assert (score._mean, score._ci) == (record["bootstrap_mean"], record["bootstrap_ci_halfwidth"])
+            assert str(metric.get_signature()) == with_evalcli_version(record["signature"])
+            assert metric.get_signature().format(short=True) == with_evalcli_version(record["signature_short"])
+            # The command's text output holds the same line: "BLEU|nrefs:1|bs:1000|... = 38.4 (μ = 38.4 ± 1.0) ...".
+            stdout = with_evalcli_version(value(golden["expected"])["stdout"])
+            if not stdout.startswith(("{", "[")):
+                assert score.format(width=1, signature=str(metric.get_signature())) in stdout
         else:
             score = metric.corpus_score(hyp_lines, refs)
             check_fields(score, record)

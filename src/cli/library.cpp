@@ -10,6 +10,7 @@
 #include "cli/sacrebleu.hpp"
 #include "cli/sacrebleu_output.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/format.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/core/summation.hpp"
 #include "evalcli/io/caption_inputs.hpp"
@@ -158,10 +159,11 @@ void MetricSession::check_nrefs(std::size_t nrefs) const {
   }
 }
 
-MetricSession::Run::Run(const MetricSession& session, bool details)
+MetricSession::Run::Run(const MetricSession& session, bool details, ConfidenceRequest confidence)
     : session_(session),
       details_(details),
-      keep_rows_(details || (session.model_ && session.model_->corpus_score_needs_rows())) {
+      confidence_(std::move(confidence)),
+      keep_rows_(details || confidence_.samples > 0 || (session.model_ && session.model_->corpus_score_needs_rows())) {
   if (!session_.model_) return;  // CIDEr keeps the texts
   const std::size_t stats = session_.model_->num_stats();
   system_.system = "hyp";
@@ -204,7 +206,19 @@ MetricResult MetricSession::Run::finish() {
   const std::size_t nrefs = uniform_refs_ ? *nrefs_ : kVariableRefs;
   session_.check_nrefs(nrefs);
   for (std::size_t k = 0; k < exact_.size(); ++k) system_.totals[k] = exact_[k].value();
-  return result_of(*session_.model_, *session_.sentence_model_, nrefs, std::move(system_), details_);
+  if (confidence_.samples == 0) return result_of(*session_.model_, *session_.sentence_model_, nrefs, std::move(system_), details_);
+  // As `evalcli sacrebleu --confidence`: the interval, and bs:/seed: in SacreBLEU's signature.
+  const stats::Seed seed = stats::resolve_seed(confidence_.seed.empty() ? std::nullopt : std::optional(confidence_.seed));
+  const stats::StatMatrix matrix(system_.rows, session_.model_->num_stats());
+  const stats::Interval interval = stats::bootstrap_confidence(*session_.model_, matrix, confidence_.samples, seed);
+  MetricResult result = result_of(*session_.model_, *session_.sentence_model_, nrefs, std::move(system_), details_);
+  result.confidence = interval;
+  if (!result.sacrebleu_signature.empty()) {
+    const std::vector<SacrebleuField> extra = {{"bs", "bs", std::to_string(confidence_.samples)}, {"seed", "rs", seed.text}};
+    result.sacrebleu_signature = sacrebleu_signature(*session_.model_, nrefs, false, extra);
+    result.sacrebleu_short_signature = sacrebleu_signature(*session_.model_, nrefs, true, extra);
+  }
+  return result;
 }
 
 // CIDEr's two passes (as `evalcli cider`): document frequencies over every
@@ -249,14 +263,19 @@ MetricResult MetricSession::score_cider(const SegmentTexts& texts, bool details)
 }
 
 std::string MetricSession::sacrebleu_format(std::span<const Stat> totals, int width, bool score_only,
-                                            const std::string& signature, bool is_json) const {
+                                            const std::string& signature, bool is_json,
+                                            std::optional<std::pair<double, double>> confidence) const {
   if (!model_) throw usage_error(fmt::format("{} has no SacreBLEU score format", definition_.command));
   if (totals.size() != model_->num_stats()) {
     throw usage_error(fmt::format("{} statistics given, {} has {}", totals.size(), model_->name(), model_->num_stats()));
   }
   if (width < 0) throw usage_error(fmt::format("width {}: Format specifier missing precision", width));
-  return is_json ? score_json(*model_, totals, signature, width, std::nullopt)
-                 : score_line(*model_, totals, signature, width, score_only, std::nullopt);
+  std::optional<PrintedConfidence> printed;  // SacreBLEU prints it only for a positive mean
+  if (confidence && confidence->first > 0) {
+    printed = PrintedConfidence{format_fixed(confidence->first, width), format_fixed(confidence->second, width)};
+  }
+  return is_json ? score_json(*model_, totals, signature, width, printed)
+                 : score_line(*model_, totals, signature, width, score_only, printed);
 }
 
 MetricResult merge_shard_texts(const std::vector<std::string>& texts, const std::vector<std::string>& names) {

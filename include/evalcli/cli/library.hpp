@@ -14,6 +14,7 @@
 #include "evalcli/core/summation.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
+#include "evalcli/stats/resampling.hpp"
 
 namespace evalcli::cli {
 
@@ -49,6 +50,15 @@ struct MetricResult {
   std::string shard_json;            // what --stats-out writes
   std::string sacrebleu_signature;   // SacreBLEU's form (BLEU, chrF, TER), else ""
   std::string sacrebleu_short_signature;
+  // The bootstrap interval when asked for (SacreBLEU's --confidence, corpus_score(n_bootstrap=N)).
+  std::optional<stats::Interval> confidence;
+};
+
+// A bootstrap confidence interval of the corpus score (0 samples: none), with
+// SacreBLEU's seed: `seed` if not empty, else SACREBLEU_SEED, else 12345.
+struct ConfidenceRequest {
+  std::size_t samples = 0;
+  std::string seed;
 };
 
 // A metric built once from its command name and options (or a signature), to
@@ -83,13 +93,14 @@ class MetricSession {
   // does, reusing its buffers). Not thread-safe itself; the session may be shared.
   class Run {
    public:
-    Run(const MetricSession& session, bool details);
+    Run(const MetricSession& session, bool details, ConfidenceRequest confidence = {});
     void add(const SegmentTexts& block);
     MetricResult finish();
 
    private:
     const MetricSession& session_;
     bool details_;
+    ConfidenceRequest confidence_;
     bool keep_rows_;
     SystemStats system_;
     std::vector<stats::ExactSum> exact_;  // correctly rounded totals (metrics with exact_totals())
@@ -102,8 +113,9 @@ class MetricSession {
   // SacreBLEU 2.x's Score.format(width, score_only, signature, is_json) of this
   // metric's score of `totals`, as `evalcli sacrebleu` prints it: "BLEU = 26.04
   // 62.8/35.1/..." (with "|" + `signature` after the name when not empty).
+  // `confidence` (mean, half-width) prints SacreBLEU's "(μ = mean ± ci)".
   std::string sacrebleu_format(std::span<const Stat> totals, int width, bool score_only, const std::string& signature,
-                               bool is_json) const;
+                               bool is_json, std::optional<std::pair<double, double>> confidence = {}) const;
 
  private:
   MetricResult score_cider(const SegmentTexts& texts, bool details) const;

@@ -2,7 +2,7 @@
 
 ``BLEU``, ``CHRF`` and ``TER`` take SacreBLEU's constructor arguments and give
 the same scores, score objects, ``str()`` and signatures (only ``version:``
-names evalcli). Not available: ``n_bootstrap`` > 1 and the Korean tokenizer.
+names evalcli). Not available: the Korean, spm and flores tokenizers.
 """
 import logging
 from collections.abc import Sequence
@@ -44,7 +44,9 @@ class Score:
 
     def format(self, width=2, score_only=False, signature="", is_json=False):
         """Score.format() of SacreBLEU: "BLEU = 26.04 62.8/..." (or its JSON with is_json)."""
-        return self._metric._session.sacrebleu_format(self._totals, width, score_only, str(signature), is_json)
+        confidence = (self._mean, self._ci) if self._mean > 0 else None
+        return self._metric._session.sacrebleu_format(self._totals, width, score_only, str(signature), is_json,
+                                                      confidence)
 
     def __repr__(self):
         return self.format()
@@ -120,28 +122,32 @@ class Metric:
         if message:
             raise TypeError(f"{prefix}: {message}")
 
-    def _score(self, hyps, refs):
+    def _score(self, hyps, refs, n_bootstrap=1):
+        samples = n_bootstrap if n_bootstrap > 1 else 0
         # SacreBLEU leaves out missing (None) references: "nrefs:var" when their number varies.
         streams = [list(stream) for stream in refs]
         if any(r is None for stream in streams for r in stream):
             by_segment = [[r for r in segment if r is not None] for segment in zip(*streams)]
-            result = self._session.score(hyps, by_segment, True, False, False)
+            result = self._session.score(hyps, by_segment, True, False, False, samples)
         else:
-            result = self._session.score(hyps, streams, False, False, False)
+            result = self._session.score(hyps, streams, False, False, False, samples)
         self._result = result
-        return self._score_object(result)
+        score = self._score_object(result)
+        if result["confidence"] is not None:  # SacreBLEU's estimate_ci: the bootstrap mean and half-width
+            score._mean = result["confidence"]["mean"]
+            score._ci = result["confidence"]["half_width"]
+        return score
 
     def corpus_score(self, hypotheses, references, n_bootstrap=1):
         """The corpus score of `hypotheses` (a list of str) against `references` (a list of
         reference streams, each a list of str as long as `hypotheses`; None: those given
-        to the constructor). n_bootstrap > 1 (confidence intervals) is not available."""
+        to the constructor). n_bootstrap > 1: SacreBLEU's bootstrap confidence interval
+        (seed SACREBLEU_SEED, default 12345), printed "(μ = mean ± ci)" by str()."""
         self._check_corpus_args(hypotheses, references)
-        if n_bootstrap > 1:
-            raise NotImplementedError("evalcli.sacrebleu: n_bootstrap > 1 is not available; use evalcli.score")
         refs = references if references is not None else self._refs
         if refs is None:
             raise RuntimeError("No references provided and the cache is empty.")
-        return self._score(hypotheses, refs)
+        return self._score(hypotheses, refs, n_bootstrap)
 
     def sentence_score(self, hypothesis, references):
         """The score of one hypothesis (str) against its references (a list of str)."""
