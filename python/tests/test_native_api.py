@@ -112,3 +112,17 @@ def test_confidence_interval_as_sacrebleu(monkeypatch):
     assert "|bs:200|seed:7|" in str(metric.get_signature())
     assert "(μ = " in str(score)
     assert evalcli.score("chrf", HYPS, REFS).confidence is None
+
+
+def test_threads_share_a_session():
+    """Scoring releases the GIL: threads scoring with one metric object at once get
+    what one thread gets (the C++ metrics are const and keep scratch per thread)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    metric = evalcli.sacrebleu.metrics.BLEU()
+    hyps = HYPS * 500
+    refs = [r * 500 for r in REFS]
+    expected = str(metric.corpus_score(hyps, refs))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: str(metric.corpus_score(hyps, refs)), range(8)))
+    assert results == [expected] * 8
