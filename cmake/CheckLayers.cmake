@@ -37,6 +37,17 @@ foreach(layer IN LISTS LAYERS)
     endforeach()
   endforeach()
 endforeach()
+# The Python binding (python/src/) is the top layer, above cli: it may include every public
+# header, and no internal one of any layer.
+file(GLOB_RECURSE binding_files "${SOURCE_DIR}/python/src/*.cpp" "${SOURCE_DIR}/python/src/*.hpp")
+foreach(file IN LISTS binding_files)
+  file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<](${layer_alternatives})/")
+  file(RELATIVE_PATH shown "${SOURCE_DIR}" "${file}")
+  foreach(line IN LISTS includes)
+    string(STRIP "${line}" line)
+    string(APPEND violations "  ${shown} (python binding): ${line} (an internal header)\n")
+  endforeach()
+endforeach()
 if(violations)
   message(FATAL_ERROR "layering: a layer includes a header of a layer above it "
                       "(order, bottom up: ${LAYERS}; docs/architecture.md):\n${violations}")

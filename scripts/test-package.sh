@@ -34,6 +34,17 @@ completions=$(PATH="$scratch/usr/bin:$PATH" bash -c '
   source "$1"; COMP_WORDS=(evalcli bl); COMP_CWORD=1; _evalcli; echo "${COMPREPLY[*]}"' _ \
   "$scratch/usr/share/bash-completion/completions/evalcli")
 [[ $completions == *bleu* ]] || fail "bash completion of 'evalcli bl' gave '$completions'"
+# The Python module (docs/python.md), unless configured with -DEVALCLI_PYTHON=OFF.
+python_module=true
+grep -q '^EVALCLI_PYTHON:BOOL=OFF' "$build/CMakeCache.txt" && python_module=false
+if $python_module; then
+  site=$scratch/usr/lib/python3/dist-packages
+  ls "$site"/evalcli/_native*.so >/dev/null 2>&1 || fail "cmake --install did not install the Python module"
+  [[ -f $site/evalcli/sacrebleu/__init__.py ]] || fail "cmake --install did not install evalcli.sacrebleu"
+  python_line=$(cd / && PYTHONPATH=$site /usr/bin/python3 -c \
+    'from evalcli import sacrebleu; print(sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score)')
+  [[ $python_line == 100.0* ]] || fail "the installed Python module gave '$python_line'"
+fi
 echo "install layout: ok"
 
 # 2. the .deb
@@ -49,6 +60,10 @@ for lib in $runtime_libs; do
 done
 deb_listing=$(dpkg-deb -c "$deb")
 grep -q ' ./usr/bin/evalcli$' <<< "$deb_listing" || fail "the .deb lacks /usr/bin/evalcli"
+if $python_module; then
+  grep -q ' ./usr/lib/python3/dist-packages/evalcli/_native.*\.so$' <<< "$deb_listing" ||
+    fail "the .deb lacks the Python module"
+fi
 
 # 3. dpkg -i (root only: CI runs as root)
 if [[ $(id -u) -eq 0 ]] && ! dpkg -s evalcli >/dev/null 2>&1; then
@@ -56,6 +71,10 @@ if [[ $(id -u) -eq 0 ]] && ! dpkg -s evalcli >/dev/null 2>&1; then
   trap 'dpkg -r evalcli >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
   /usr/bin/evalcli --version | grep -q '^evalcli ' || fail "/usr/bin/evalcli --version failed"
   echo "dpkg -i: ok ($(/usr/bin/evalcli --version))"
+  if $python_module; then
+    (cd / && /usr/bin/python3 -c 'import evalcli.sacrebleu') || fail "import evalcli failed after dpkg -i"
+    echo "dpkg -i: python3 -c 'import evalcli': ok"
+  fi
   dpkg -r evalcli >/dev/null
   [[ ! -e /usr/bin/evalcli ]] || fail "dpkg -r left /usr/bin/evalcli"
   echo "dpkg -r: ok"

@@ -8,7 +8,6 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/registry.hpp"
 #include "evalcli/stats/shard.hpp"
-#include "evalcli/core/summation.hpp"
 
 namespace evalcli::cli {
 namespace {
@@ -39,15 +38,7 @@ void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
                                       : std::string("metric name or statistics differ")));
   }
   // Totals as one run sums them: exactly for such metrics (rouge-score), else in order.
-  if (metric->exact_totals()) {
-    for (auto& system : merged.systems) {
-      std::vector<stats::ExactSum> sums(system.totals.size());
-      for (const auto& row : system.rows) {
-        for (std::size_t k = 0; k < sums.size(); ++k) sums[k].add(row[k]);
-      }
-      for (std::size_t k = 0; k < sums.size(); ++k) system.totals[k] = sums[k].value();
-    }
-  }
+  if (metric->exact_totals()) stats::total_rows_exactly(merged);
   // Printed as the metric's own command prints it (ROUGE's table, CIDEr's mean,
   // METEOR's 4 decimals, ...).
   if (cmd->count("--width") == 0) {

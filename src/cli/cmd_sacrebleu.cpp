@@ -327,9 +327,10 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
 
 }  // namespace
 
-std::string sacrebleu_signature(const Metric& metric, std::size_t nrefs, bool short_form,
+std::string sacrebleu_signature(const StatsModel& metric, std::size_t nrefs, bool short_form,
                                 const std::vector<SacrebleuField>& extra) {
-  std::vector<SacrebleuField> fields = {{"nrefs", "#", std::to_string(nrefs)}};
+  // SacreBLEU prints nrefs:var when segments have different numbers of references.
+  std::vector<SacrebleuField> fields = {{"nrefs", "#", nrefs == kVariableRefs ? "var" : std::to_string(nrefs)}};
   fields.insert(fields.end(), extra.begin(), extra.end());
   for (auto& field : metric.sacrebleu_fields()) fields.push_back(field);
   fields.push_back({"version", "v", evalcli_version_tag()});

@@ -60,7 +60,7 @@ std::unique_ptr<Metric> make_sacrebleu_metric(const std::string& name, const Sac
 
 // "nrefs:1|case:mixed|...|version:evalcli-X" (or the short form), with
 // `extra` fields (bs/ar/seed) after nrefs as SacreBLEU orders them.
-std::string sacrebleu_signature(const Metric& metric, std::size_t nrefs, bool short_form,
+std::string sacrebleu_signature(const StatsModel& metric, std::size_t nrefs, bool short_form,
                                 const std::vector<SacrebleuField>& extra = {});
 
 }  // namespace evalcli::cli

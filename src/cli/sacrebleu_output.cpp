@@ -21,19 +21,21 @@ std::size_t display_length(std::string_view utf8) {
 }
 
 // "BLEU|sig = 38.4 66.9/..." (or just the score with -b), as Score.format().
-std::string score_line(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+std::string score_line(const StatsModel& metric, std::span<const Stat> stats, const std::string& signature, int width,
                        bool score_only, const std::optional<PrintedConfidence>& confidence) {
   std::string score = format_fixed(metric.score(stats), width);
   if (confidence) score += fmt::format(" (μ = {} ± {})", confidence->mean_text, confidence->ci_text);
   if (score_only) return score;
-  std::string line = fmt::format("{}|{} = {}", metric.name(), signature, score);
+  // As Score.format(): no "|" when there is no signature (str() of a Python score object).
+  std::string line = signature.empty() ? fmt::format("{} = {}", metric.name(), score)
+                                       : fmt::format("{}|{} = {}", metric.name(), signature, score);
   const nlohmann::json details = metric.details(stats);
   if (details.contains("verbose_score")) line += " " + details["verbose_score"].get<std::string>();
   return line;
 }
 
 // Score.format(is_json=True): json.dumps(d, indent=1, ensure_ascii=False).
-std::string score_json(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+std::string score_json(const StatsModel& metric, std::span<const Stat> stats, const std::string& signature, int width,
                        const std::optional<PrintedConfidence>& confidence) {
   std::string out = "{\n";
   out += fmt::format(" \"name\": {},\n", python_json_quote(metric.name(), false));

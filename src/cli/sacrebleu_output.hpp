@@ -40,9 +40,9 @@ struct PrintedConfidence {
 
 // One score as SacreBLEU's Score.format() prints it: text line (or the bare
 // score with score_only) and the indent=1 JSON object.
-std::string score_line(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+std::string score_line(const StatsModel& metric, std::span<const Stat> stats, const std::string& signature, int width,
                        bool score_only, const std::optional<PrintedConfidence>& confidence);
-std::string score_json(const Metric& metric, std::span<const Stat> stats, const std::string& signature, int width,
+std::string score_json(const StatsModel& metric, std::span<const Stat> stats, const std::string& signature, int width,
                        const std::optional<PrintedConfidence>& confidence);
 
 // print_single_results: right-justifies each line's text before " =" to the longest.

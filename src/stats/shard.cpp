@@ -9,6 +9,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/core/summation.hpp"
 #include "evalcli/io/read_file.hpp"
 #include "evalcli/metrics/registry.hpp"
 
@@ -258,10 +259,12 @@ std::string json_schema(const nlohmann::json& doc) {
   return schema != doc.end() && schema->is_string() ? schema->get<std::string>() : "";
 }
 
-Shard read_shard(const std::string& path) {
+Shard read_shard(const std::string& path) { return parse_shard(io::read_whole_file(path), path); }
+
+Shard parse_shard(const std::string& text, const std::string& path) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(io::read_whole_file(path));
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a number beyond double
     bad_shard(path, fmt::format("invalid JSON ({})", e.what()));
   }
@@ -314,6 +317,16 @@ std::string signature_difference(const std::string& a, const std::string& b) {
     if (!find_field(fields_a, field.key)) return fmt::format("{}: (absent) vs '{}'", field.key, field.value);
   }
   return a == b ? "" : "field order";
+}
+
+void total_rows_exactly(Shard& shard) {
+  for (auto& system : shard.systems) {
+    std::vector<ExactSum> sums(system.totals.size());
+    for (const auto& row : system.rows) {
+      for (std::size_t k = 0; k < sums.size(); ++k) sums[k].add(row[k]);
+    }
+    for (std::size_t k = 0; k < sums.size(); ++k) system.totals[k] = sums[k].value();
+  }
 }
 
 Shard merge_shards(const std::vector<Shard>& shards) {

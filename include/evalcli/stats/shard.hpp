@@ -52,6 +52,8 @@ std::string json_schema(const nlohmann::json& doc);
 
 // Reads and validates a shard; input errors name the file.
 Shard read_shard(const std::string& path);
+// The same for a shard's JSON text held in memory; `where` names it in errors as a path would.
+Shard parse_shard(const std::string& text, const std::string& where);
 
 // Merges shards given in corpus order: every system's rows concatenated and
 // summed from zero in that order, exactly as one run over the whole corpus
@@ -61,6 +63,10 @@ Shard read_shard(const std::string& path);
 // shards come from different test sets; without, when one shard repeats
 // another's files.
 Shard merge_shards(const std::vector<Shard>& shards);
+
+// Totals as one run of a metric with exact_totals() sums them (rouge-score):
+// the correctly rounded sums of every system's rows.
+void total_rows_exactly(Shard& shard);
 
 // The first signature field whose value differs ("tok: '13a' vs 'intl'"), or "".
 std::string signature_difference(const std::string& a, const std::string& b);

@@ -1,0 +1,1 @@
+"""nltk.translate's METEOR over evalcli's C++ METEOR (compat nltk)."""
