@@ -316,7 +316,8 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
       // Same seed for every score: the same resamples, so a component's interval
       // is the one a run scoring that component alone gives.
       for (auto& score : analysis.scores) {
-        score.confidence[s] = stats::bootstrap_confidence(*score.model, matrices[s], analysis.confidence_n, analysis.seed);
+        score.confidence[s] = stats::bootstrap_confidence(*score.model, matrices[s], analysis.confidence_n, analysis.seed,
+                                                           stats::kDefaultBlockBytes, static_cast<unsigned>(output.threads));
       }
     }
     if (!output.paired_bs) fields.insert(fields.begin(), fmt::format("bs:{}", analysis.confidence_n));

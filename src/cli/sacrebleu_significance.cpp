@@ -93,7 +93,7 @@ std::string render_single_system_confidence(const SacrebleuRun& run) {
     const Metric& metric = *run.metrics[m];
     const SystemStats& system = run.stats[m].front();
     const stats::StatMatrix matrix(system.rows, metric.num_stats());
-    const stats::Interval interval = stats::bootstrap_confidence(metric, matrix, samples, seed);
+    const stats::Interval interval = stats::bootstrap_confidence(metric, matrix, samples, seed, stats::kDefaultBlockBytes, /*threads: every core*/ 0);
     std::optional<PrintedConfidence> confidence;  // SacreBLEU prints it only for a positive mean
     if (interval.mean > 0) {
       confidence = PrintedConfidence{format_fixed(interval.mean, args.width), format_fixed(interval.half_width, args.width)};

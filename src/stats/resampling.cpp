@@ -16,6 +16,7 @@
 #include "evalcli/core/numbers.hpp"
 #include "stats/numpy_rng.hpp"
 #include "evalcli/core/summation.hpp"
+#include "evalcli/core/worker_pool.hpp"
 
 namespace evalcli::stats {
 
@@ -220,17 +221,33 @@ class ResampleBlocks {
   std::vector<std::uint8_t> mask_row_, packed_;
 };
 
-// The bootstrap scores of every scorer on the resamples of one stream.
+// The bootstrap scores of every scorer on the resamples of one stream. With a
+// pool, each block's resamples (drawn in order) are scored in pieces by its
+// threads; every resample's score is its own, so the result is the same.
 std::vector<std::vector<double>> stream_bootstrap_scores(const std::vector<const ResampleScorer*>& scorers,
                                                         const Entropy& entropy, std::size_t rows,
-                                                        std::size_t samples, std::size_t block_bytes) {
+                                                        std::size_t samples, std::size_t block_bytes,
+                                                        WorkerPool* pool = nullptr) {
   // No segments, no resample (estimate_ci then refuses the empty list).
   const std::size_t drawn = rows == 0 ? 0 : samples;
   std::vector<std::vector<double>> scores(scorers.size(), std::vector<double>(drawn));
   ResampleBlocks blocks(PairedTestKind::bootstrap, entropy, rows, drawn, block_bytes);
+  constexpr std::size_t kSamplesPerTask = 8;
   while (blocks.next()) {
-    for (std::size_t i = 0; i < scorers.size(); ++i) {
-      scorers[i]->score(blocks.indices(), std::span<double>(scores[i]).subspan(blocks.first(), blocks.count()));
+    const std::size_t tasks = pool == nullptr ? 1 : (blocks.count() + kSamplesPerTask - 1) / kSamplesPerTask;
+    const std::size_t per_task = pool == nullptr ? blocks.count() : kSamplesPerTask;
+    const auto score_piece = [&](std::size_t task) {
+      const std::size_t first = task * per_task;
+      const std::size_t count = std::min(per_task, blocks.count() - first);
+      const auto indices = blocks.indices().subspan(first * rows, count * rows);
+      for (std::size_t i = 0; i < scorers.size(); ++i) {
+        scorers[i]->score(indices, std::span<double>(scores[i]).subspan(blocks.first() + first, count));
+      }
+    };
+    if (pool == nullptr) {
+      score_piece(0);
+    } else {
+      pool->for_each(tasks, score_piece);
     }
   }
   return scores;
@@ -263,9 +280,11 @@ Interval estimate_ci(std::vector<double> scores, MeanKind mean_kind) {
 }
 
 Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats, std::size_t samples,
-                              const Seed& seed, std::size_t block_bytes) {
+                              const Seed& seed, std::size_t block_bytes, unsigned threads) {
   const ResampleScorer scorer(metric, stats, summation_for(metric));
-  auto scores = stream_bootstrap_scores({&scorer}, stream_entropy(seed.value), stats.rows(), samples, block_bytes);
+  WorkerPool pool(threads);
+  auto scores = stream_bootstrap_scores({&scorer}, stream_entropy(seed.value), stats.rows(), samples, block_bytes,
+                                        pool.size() > 1 ? &pool : nullptr);
   return estimate_ci(std::move(scores.front()), MeanKind::exact);
 }
 

@@ -72,8 +72,10 @@ Interval estimate_ci(std::vector<double> scores, MeanKind mean_kind);
 inline constexpr std::size_t kDefaultBlockBytes = std::size_t{16} << 20;
 
 // Single-system confidence interval (SacreBLEU --confidence / corpus_score(n_bootstrap=n)).
+// The resamples are drawn in order from one stream and scored by `threads`
+// threads (0 = every core): the interval is the same for any count.
 Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats, std::size_t samples,
-                              const Seed& seed, std::size_t block_bytes = kDefaultBlockBytes);
+                              const Seed& seed, std::size_t block_bytes = kDefaultBlockBytes, unsigned threads = 1);
 
 // One cell of a paired test: the system's actual score and, against the
 // baseline, its p-value; bootstrap mean and CI half-width where computed.
