@@ -37,12 +37,11 @@ ModelFolder::ModelFolder(const std::string& folder, int num_layers) : path_(fold
   }
   tokenizer_ = load_tokenizer(folder, config_.model_type, config_.max_position_embeddings - config_.first_position());
   const SafetensorsFile weights(weights_path(folder));
+  weights_sha256_ = weights.content_sha256();  // before the copies: the file's pages and the copies are never resident together
   encoder_ = std::make_unique<Encoder>(config_, weights, num_layers);
 }
 
 ModelFolder::~ModelFolder() = default;
-
-std::string ModelFolder::weights_sha256() const { return sha256_file_hex((fs::path(path_) / "model.safetensors").string()); }
 
 std::string ModelFolder::tokenizer_sha256() const {
   std::string all;

@@ -23,11 +23,12 @@ class ModelFolder {
   const SentenceTokenizer& tokenizer() const { return *tokenizer_; }
   const std::string& path() const { return path_; }
   // sha256 of model.safetensors, and of the tokenizer's files (their names and bytes, in order).
-  std::string weights_sha256() const;
+  const std::string& weights_sha256() const { return weights_sha256_; }
   std::string tokenizer_sha256() const;
 
  private:
   std::string path_;
+  std::string weights_sha256_;
   ModelConfig config_;
   std::unique_ptr<Encoder> encoder_;
   std::unique_ptr<SentenceTokenizer> tokenizer_;

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <bit>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/sha256.hpp"
 
 namespace evalcli::bertscore {
 namespace {
@@ -21,6 +25,16 @@ std::size_t dtype_size(const std::string& dtype) {
   if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16") return 2;
   if (dtype == "I8" || dtype == "U8" || dtype == "BOOL") return 1;
   return 0;
+}
+
+// The file's pages of `bytes`, read once into a copy, leave the resident set
+// (they are read again from the page cache if ever touched): the peak memory of
+// a model load is then the float32 copies, not the copies plus the file.
+void release_pages(std::string_view bytes) {
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data()) & ~(page - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(bytes.data() + bytes.size());
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 template <typename T>
@@ -103,6 +117,12 @@ const TensorInfo* SafetensorsFile::find(const std::string& name) const {
   return it == tensors_.end() ? nullptr : &it->second;
 }
 
+std::string SafetensorsFile::content_sha256() const {
+  const std::string hex = sha256_hex(file_.bytes());
+  release_pages(file_.bytes());
+  return hex;
+}
+
 std::vector<float> SafetensorsFile::to_float32(const std::string& name) const {
   const TensorInfo* info = find(name);
   if (info == nullptr) throw bad_file(path_, fmt::format("no tensor {}", name));
@@ -120,6 +140,7 @@ std::vector<float> SafetensorsFile::to_float32(const std::string& name) const {
   } else {
     throw bad_file(path_, fmt::format("tensor {} has dtype {}, not a float type", name, info->dtype));
   }
+  release_pages(info->bytes);
   return out;
 }
 

@@ -31,6 +31,8 @@ class SafetensorsFile {
   // The tensor's values as float32 (F32, F16, BF16, F64); throws naming the tensor otherwise.
   std::vector<float> to_float32(const std::string& name) const;
   const std::string& path() const { return path_; }
+  // sha256sum of the whole file, read through the mapping (whose pages are then released).
+  std::string content_sha256() const;
 
  private:
   std::string path_;
