@@ -54,6 +54,7 @@ TokenizedCorpus tokenize_corpus(const BertScoreScorer& scorer, const InputOption
 }
 
 void run_bertscore(MetricRun& run, Streams& io) {
+  check_outputs(run.output, {});  // before the model loads; --shard is refused (not implemented)
   const BertScoreScorer scorer(bertscore_options(run.values));
   const BertScore metric(scorer.identity());
   if (run.given) check_rebuilt_signature(*run.given, metric);

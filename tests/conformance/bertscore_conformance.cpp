@@ -124,3 +124,21 @@ TEST_CASE("bert_score's batch-dependent padding is what the batch-size goldens t
     CHECK(largest_gap(*reference, "tiny-bert-uncased", "en", golden, 3) > 1e-4);
   }
 }
+
+TEST_CASE("bertscore refuses --shard and names a folder that is not a model (exit 2, 4)", "[bertscore]") {
+  const auto reference = evalcli::test::bertscore_reference();
+  if (!reference) return;
+  const std::string model = (*reference / "models/tiny-bert-uncased").string();
+  const evalcli::test::TempFile line("a cat\n");
+  const auto shard = evalcli::test::run_cli({"bertscore", "--model", model, "--num-layers", "1", "-r", line.path(), "-i",
+                                             line.path(), "--shard", "1/2", "--stats-out", line.path() + ".json"});
+  CHECK(shard.exit_code == 2);
+  CHECK(shard.err.find("--shard") != std::string::npos);
+  const auto missing = evalcli::test::run_cli({"bertscore", "--model", "/nonexistent", "--num-layers", "1", "-r",
+                                               line.path(), "-i", line.path()});
+  CHECK(missing.exit_code == 4);
+  CHECK(missing.err.find("/nonexistent: not a model folder") != std::string::npos);
+  const auto no_layer = evalcli::test::run_cli({"bertscore", "--model", model, "-r", line.path(), "-i", line.path()});
+  CHECK(no_layer.exit_code == 2);
+  CHECK(no_layer.err.find("--num-layers is required") != std::string::npos);
+}
