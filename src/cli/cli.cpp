@@ -91,7 +91,7 @@ constexpr std::pair<std::string_view, AddCommand> kOwnCommands[] = {
     {"rouge", add_rouge_command},       {"cider", add_cider_command},
     {"ppl", add_ppl_command},           {"tokenize", add_tokenize_command},
     {"sacrebleu", add_sacrebleu_command}, {"merge", add_merge_command}, {"check", add_check_command},
-    {"coco", add_coco_command},
+    {"coco", add_coco_command},         {"bertscore", add_bertscore_command},
 };
 
 // `evalcli NAME ...` builds only NAME's subcommand (evalcli ppl's memory target counts every page the

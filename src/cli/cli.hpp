@@ -18,6 +18,7 @@ void add_tokenize_command(CLI::App& app, Streams& io);
 void add_rouge_command(CLI::App& app, Streams& io);
 void add_cider_command(CLI::App& app, Streams& io);
 void add_coco_command(CLI::App& app, Streams& io);
+void add_bertscore_command(CLI::App& app, Streams& io);
 void add_ppl_command(CLI::App& app, Streams& io);
 void add_merge_command(CLI::App& app, Streams& io);
 void add_check_command(CLI::App& app, Streams& io);

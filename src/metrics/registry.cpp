@@ -6,6 +6,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/metrics/bertscore.hpp"
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/metrics/cider.hpp"
@@ -32,6 +33,7 @@ constexpr Entry kMetrics[] = {
     {"rouge", rouge_definition},   {"meteor", meteor_definition}, {"cider", cider_definition},
     {"ppl", ppl::ppl_definition},
     {"coco-bleu", coco_bleu_definition}, {"coco-rouge", coco_rouge_definition},
+    {"bertscore", bertscore_definition},
 };
 
 // Definitions registered at run time (register_metric_definition).

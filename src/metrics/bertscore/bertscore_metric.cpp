@@ -1,0 +1,217 @@
+// evalcli bertscore: the scorer over a model folder, the statistics model of
+// its rows [P, R, F, 1], and the metric's definition (options and signature).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "evalcli/core/error.hpp"
+#include "evalcli/core/sha256.hpp"
+#include "evalcli/core/signature.hpp"
+#include "evalcli/metrics/bertscore.hpp"
+#include "metrics/bertscore/model_folder.hpp"
+#include "metrics/bertscore/scorer.hpp"
+
+namespace evalcli {
+namespace {
+
+std::string short_sha256(const std::string& hex) { return "sha256." + hex.substr(0, 16); }
+
+std::string folder_name(const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.filename().empty()) p = p.parent_path();  // "models/roberta-large/"
+  return p.filename().string();
+}
+
+// bert_score's model2layers entries for the architectures evalcli runs.
+constexpr std::pair<std::string_view, int> kDefaultLayers[] = {
+    {"bert-base-uncased", 9},       {"bert-large-uncased", 18},       {"bert-base-cased-finetuned-mrpc", 9},
+    {"bert-base-multilingual-cased", 9}, {"bert-base-chinese", 8},    {"roberta-base", 10},
+    {"roberta-large", 17},          {"roberta-large-mnli", 19},       {"roberta-base-openai-detector", 7},
+    {"roberta-large-openai-detector", 15}, {"xlm-roberta-base", 9},   {"xlm-roberta-large", 17},
+};
+
+int chosen_layers(const BertScoreOptions& options) {
+  if (options.num_layers >= 0) return options.num_layers;
+  const int known = bert_score_default_layers(folder_name(options.model_dir));
+  if (known < 0) {
+    throw usage_error(fmt::format("--num-layers is required: bert_score has no default layer for a model named \"{}\"",
+                                  folder_name(options.model_dir)));
+  }
+  return known;
+}
+
+}  // namespace
+
+int bert_score_default_layers(std::string_view model_name) {
+  for (const auto& [name, layers] : kDefaultLayers) {
+    if (name == model_name) return layers;
+  }
+  return -1;
+}
+
+std::string bert_score_hash(const BertScoreIdentity& identity) {
+  std::string hash = fmt::format("{}_L{}_{}_version=0.3.12(hug_trans=4.29.2)", identity.model_name, identity.layer,
+                                 identity.idf ? "idf" : "no-idf");
+  if (identity.rescale != "no") hash += "-custom-rescaled";
+  return hash;
+}
+
+// ---------------------------------------------------------------- scorer
+
+BertScoreScorer::BertScoreScorer(const BertScoreOptions& options) : options_(options) {
+  const int layers = chosen_layers(options);
+  folder_ = std::make_unique<bertscore::ModelFolder>(options.model_dir, layers);
+  identity_.model_type = folder_->config().model_type;
+  identity_.model_name = folder_name(options.model_dir);
+  identity_.weights = short_sha256(folder_->weights_sha256());
+  identity_.tokenizer = folder_->tokenizer().id() + "." + short_sha256(folder_->tokenizer_sha256());
+  identity_.layer = layers;
+  identity_.idf = options.idf;
+  identity_.batch_size = options.batch_size;
+  if (!options.baseline_path.empty()) {
+    baseline_ = bertscore::read_baseline(options.baseline_path, layers);
+    identity_.rescale = short_sha256(sha256_file_hex(options.baseline_path));
+  }
+}
+
+BertScoreScorer::~BertScoreScorer() = default;
+
+std::vector<int> BertScoreScorer::encode(std::u32string_view sentence) const { return folder_->tokenizer().encode(sentence); }
+
+std::vector<BertScorePrf> BertScoreScorer::score(const std::vector<std::vector<int>>& cands,
+                                                 const std::vector<std::vector<std::vector<int>>>& refs,
+                                                 std::vector<std::string>& warnings) const {
+  // bert_score's order: each candidate repeated once per reference, its references in order.
+  std::vector<bertscore::TokenIds> flat_cands, flat_refs;
+  std::vector<std::size_t> group_sizes;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    for (const auto& ref : refs.at(i)) {
+      flat_cands.push_back(cands[i]);
+      flat_refs.push_back(ref);
+    }
+    group_sizes.push_back(refs[i].size());
+  }
+  const bertscore::SentenceTokenizer& tokenizer = folder_->tokenizer();
+  const bertscore::TokenWeights weights = options_.idf
+                                              ? bertscore::TokenWeights(flat_refs, tokenizer.cls_id(), tokenizer.sep_id())
+                                              : bertscore::TokenWeights(tokenizer.cls_id(), tokenizer.sep_id());
+  bertscore::ScoringOptions scoring;
+  scoring.batch_size = options_.batch_size;
+  if (!options_.baseline_path.empty()) scoring.baseline = baseline_;
+  bertscore::ScoringNotes notes;
+  auto rows = bertscore::score_pairs(folder_->encoder(), flat_cands, flat_refs, weights, scoring, group_sizes, notes);
+  if (notes.empty_candidate) warnings.emplace_back("Warning: Empty candidate sentence detected; setting raw BERTscores to 0.");
+  if (notes.empty_reference) warnings.emplace_back("Warning: Empty reference sentence detected; setting raw BERTScores to 0.");
+  return rows;
+}
+
+// ---------------------------------------------------------------- statistics model
+
+StatDomain BertScore::stat_domain() const {
+  return {{StatKind::real, StatKind::real, StatKind::real, StatKind::count}, {}};
+}
+
+double BertScore::score(std::span<const Stat> stats) const { return stats[3] == 0 ? 0.0 : stats[2] / stats[3]; }
+
+std::string BertScore::signature() const {
+  const BertScoreIdentity& i = identity_;
+  return fmt::format("type:{}|model:{}|weights:{}|tok:{}|layer:{}|idf:{}|rescale:{}|batch:{}|encoder:{}", i.model_type,
+                     i.model_name, i.weights, i.tokenizer, i.layer, i.idf ? "yes" : "no", i.rescale, i.batch_size,
+                     i.encoder);
+}
+
+nlohmann::json BertScore::details(std::span<const Stat> stats) const {
+  const double n = stats[3];
+  return {{"P", n == 0 ? 0.0 : stats[0] / n},
+          {"R", n == 0 ? 0.0 : stats[1] / n},
+          {"F", n == 0 ? 0.0 : stats[2] / n},
+          {"bert_score_hash", bert_score_hash(identity_)}};
+}
+
+std::unique_ptr<StatsModel> BertScore::score_component(std::size_t k) const {
+  static constexpr std::size_t kColumn[] = {2, 0, 1};  // F, P, R
+  const std::size_t column = kColumn[k];
+  return std::make_unique<ComponentModel>(*this, score_components().at(k), [column](std::span<const Stat> stats) {
+    return stats[3] == 0 ? 0.0 : stats[column] / stats[3];
+  });
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+// Signature fields that name what was loaded, kept as hidden values so that
+// a statistics model rebuilt from a signature prints them back.
+constexpr std::pair<const char*, const char*> kIdentityFields[] = {
+    {"type", "signature-type"}, {"model", "signature-model"}, {"weights", "signature-weights"},
+    {"tok", "signature-tok"},   {"rescale", "signature-rescale"}, {"encoder", "signature-encoder"},
+};
+
+// idf weights come from all references of a run: rows of shards scored
+// separately used different weights, so they are not parts of one run.
+std::string bertscore_shard_problem(const std::string& signature) {
+  if (find_field(parse_signature(signature), "idf").value_or("no") != "yes") return "";
+  return "BERTScore shards scored with idf:yes weigh tokens by the idf of their own references and cannot be merged: "
+         "score the whole test set in one run";
+}
+
+std::unique_ptr<StatsModel> build_bertscore(const OptionValues& values, const BuildContext&) {
+  if (!values.from_signature()) throw usage_error("bertscore is scored by its own command (evalcli bertscore --model DIR ...)");
+  BertScoreIdentity identity;
+  identity.model_type = values.text("signature-type");
+  identity.model_name = values.text("signature-model");
+  identity.weights = values.text("signature-weights");
+  identity.tokenizer = values.text("signature-tok");
+  identity.rescale = values.text("signature-rescale", "no");
+  identity.encoder = values.text("signature-encoder", "v1");
+  if (identity.encoder != "v1") throw usage_error(fmt::format("signature field encoder:{} is not this evalcli's (v1)", identity.encoder));
+  identity.layer = values.integer("num-layers", 0);
+  identity.idf = values.flag("idf");
+  identity.batch_size = static_cast<std::size_t>(values.integer("batch-size", 64));
+  return std::make_unique<BertScore>(identity);
+}
+
+MetricDefinition make_bertscore_definition() {
+  MetricDefinition d;
+  d.command = "bertscore";
+  d.summary = "BERTScore (bert_score 0.3.13) from a local BERT/RoBERTa/XLM-R model folder";
+  d.names = {"BERTScore"};
+  d.default_width = 4;
+  d.score_scale = 1;
+  d.options = {
+      {.name = "model", .help = "Hugging Face model folder (config.json, tokenizer files, model.safetensors)",
+       .role = OptionRole::resource},
+      {.name = "num-layers", .kind = OptionKind::integer,
+       .help = "use the output of this layer (0: embeddings); default bert_score's for the folder's name",
+       .min = 0, .max = 1000, .signature_key = "layer"},
+      {.name = "idf", .kind = OptionKind::flag, .help = "weigh tokens by idf over the references",
+       .signature_key = "idf", .flag_words = {"yes", "no"}},
+      {.name = "baseline", .help = "rescale with bert_score's baseline FILE (LAYER,P,R,F rows)",
+       .role = OptionRole::resource},
+      {.name = "batch-size", .kind = OptionKind::integer,
+       .help = "pairs per batch (bert_score's results depend on it: padding counts as similarity 0)",
+       .default_text = "64", .min = 1, .max = 1 << 20, .signature_key = "batch"},
+  };
+  for (const auto& [key, hidden] : kIdentityFields) {
+    d.signature_keys.push_back({key, "", [hidden = std::string(hidden)](const std::string& value, OptionValues& values) {
+                                  values.set(hidden, value);
+                                }});
+  }
+  d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
+                                if (value != "BERTScore") throw usage_error(fmt::format("signature is for {}, not BERTScore", value));
+                              }});
+  d.build = build_bertscore;
+  d.shard_problem = bertscore_shard_problem;
+  d.segments_alone = false;
+  return d;
+}
+
+}  // namespace
+
+const MetricDefinition& bertscore_definition() {
+  static const MetricDefinition definition = make_bertscore_definition();
+  return definition;
+}
+
+}  // namespace evalcli

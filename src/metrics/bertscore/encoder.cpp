@@ -1,0 +1,207 @@
+#include "metrics/bertscore/encoder.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "evalcli/core/error.hpp"
+#include "metrics/bertscore/blas.hpp"
+#include "metrics/bertscore/safetensors.hpp"
+
+namespace evalcli::bertscore {
+
+// Finds a tensor under the names transformers accepts for it.
+class Encoder::Loader {
+ public:
+  Loader(const SafetensorsFile& weights, const ModelConfig& config) : weights_(weights) {
+    prefix_ = config.architecture == Architecture::bert ? "bert." : "roberta.";
+  }
+
+  std::vector<float> tensor(const std::string& name, std::size_t expected_size) const {
+    for (const std::string& candidate : spellings(name)) {
+      if (weights_.find(candidate) == nullptr) continue;
+      std::vector<float> values = weights_.to_float32(candidate);
+      if (values.size() != expected_size) {
+        throw Error(ExitCode::missing_resource, fmt::format("{}: tensor {} has {} values, config.json implies {}",
+                                                            weights_.path(), candidate, values.size(), expected_size));
+      }
+      return values;
+    }
+    throw Error(ExitCode::missing_resource, fmt::format("{}: no tensor {} (nor {}{})", weights_.path(), name, prefix_, name));
+  }
+  Linear linear(const std::string& name, int in, int out) const {
+    Linear l;
+    l.in = in;
+    l.out = out;
+    l.weight = tensor(name + ".weight", static_cast<std::size_t>(in) * out);
+    l.bias = tensor(name + ".bias", out);
+    return l;
+  }
+  Norm norm(const std::string& name, int width) const {
+    return {tensor(name + ".weight", width), tensor(name + ".bias", width)};
+  }
+
+ private:
+  // "x.LayerNorm.weight" is also "bert.x.LayerNorm.gamma" in older checkpoints.
+  std::vector<std::string> spellings(const std::string& name) const {
+    std::vector<std::string> names = {name};
+    const auto old_name = [&](const std::string& from, const std::string& to) {
+      if (name.size() > from.size() && name.compare(name.size() - from.size(), from.size(), from) == 0) {
+        names.push_back(name.substr(0, name.size() - from.size()) + to);
+      }
+    };
+    old_name("LayerNorm.weight", "LayerNorm.gamma");
+    old_name("LayerNorm.bias", "LayerNorm.beta");
+    const std::size_t plain = names.size();
+    for (std::size_t i = 0; i < plain; ++i) names.push_back(prefix_ + names[i]);
+    return names;
+  }
+
+  const SafetensorsFile& weights_;
+  std::string prefix_;
+};
+
+Encoder::Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers) : config_(config) {
+  const Loader load(weights, config);
+  const int h = config.hidden_size;
+  const std::size_t width = static_cast<std::size_t>(h);
+  word_embeddings_ = load.tensor("embeddings.word_embeddings.weight", width * config.vocab_size);
+  position_embeddings_ = load.tensor("embeddings.position_embeddings.weight", width * config.max_position_embeddings);
+  token_type_embeddings_ = load.tensor("embeddings.token_type_embeddings.weight", width * config.type_vocab_size);
+  embedding_norm_ = load.norm("embeddings.LayerNorm", h);
+  for (int l = 0; l < num_layers; ++l) {
+    const std::string p = fmt::format("encoder.layer.{}.", l);
+    Block b;
+    b.query = load.linear(p + "attention.self.query", h, h);
+    b.key = load.linear(p + "attention.self.key", h, h);
+    b.value = load.linear(p + "attention.self.value", h, h);
+    b.attention_out = load.linear(p + "attention.output.dense", h, h);
+    b.attention_norm = load.norm(p + "attention.output.LayerNorm", h);
+    b.intermediate = load.linear(p + "intermediate.dense", h, config.intermediate_size);
+    b.output = load.linear(p + "output.dense", config.intermediate_size, h);
+    b.output_norm = load.norm(p + "output.LayerNorm", h);
+    layers_.push_back(std::move(b));
+  }
+}
+
+void Encoder::apply_linear(const Linear& linear, const std::vector<float>& x, int rows, std::vector<float>& y) {
+  y.resize(static_cast<std::size_t>(rows) * linear.out);
+  for (int r = 0; r < rows; ++r) std::copy(linear.bias.begin(), linear.bias.end(), y.begin() + static_cast<std::size_t>(r) * linear.out);
+  sgemm(CblasNoTrans, CblasTrans, rows, linear.out, linear.in, 1.0f, x.data(), linear.in,
+              linear.weight.data(), linear.in, 1.0f, y.data(), linear.out);
+}
+
+// Mean and variance in double: the float32 rounding of torch's own kernel is
+// not reproduced, only its result to float precision.
+void Encoder::layer_norm(const Norm& norm, std::vector<float>& x, int rows) const {
+  const int h = config_.hidden_size;
+  for (int r = 0; r < rows; ++r) {
+    float* v = x.data() + static_cast<std::size_t>(r) * h;
+    double mean = 0;
+    for (int i = 0; i < h; ++i) mean += v[i];
+    mean /= h;
+    double variance = 0;
+    for (int i = 0; i < h; ++i) variance += (v[i] - mean) * (v[i] - mean);
+    variance /= h;
+    const double scale = 1.0 / std::sqrt(variance + config_.layer_norm_eps);
+    for (int i = 0; i < h; ++i) v[i] = static_cast<float>((v[i] - mean) * scale * norm.gamma[i] + norm.beta[i]);
+  }
+}
+
+void Encoder::activate(std::vector<float>& x) const {
+  switch (config_.activation) {
+    case Activation::gelu_erf:
+      for (float& v : x) v = static_cast<float>(0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))));
+      break;
+    case Activation::gelu_tanh: {
+      const double c = std::sqrt(2.0 / M_PI);
+      for (float& v : x) v = static_cast<float>(0.5 * v * (1.0 + std::tanh(c * (v + 0.044715 * v * v * v))));
+      break;
+    }
+    case Activation::relu:
+      for (float& v : x) v = std::max(v, 0.0f);
+      break;
+  }
+}
+
+// Self-attention of each sentence (rows starts[s]..starts[s+1]) on its own:
+// sentences are packed without padding, so no mask is needed.
+void Encoder::attention(const Block& block, const std::vector<float>& x, const std::vector<int>& starts,
+                        std::vector<float>& context) const {
+  const int h = config_.hidden_size, heads = config_.num_attention_heads, dh = h / heads;
+  const int rows = starts.back();
+  std::vector<float> q, k, v, scores;
+  apply_linear(block.query, x, rows, q);
+  apply_linear(block.key, x, rows, k);
+  apply_linear(block.value, x, rows, v);
+  context.assign(static_cast<std::size_t>(rows) * h, 0.0f);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  for (std::size_t s = 0; s + 1 < starts.size(); ++s) {
+    const int t = starts[s + 1] - starts[s];
+    const std::size_t base = static_cast<std::size_t>(starts[s]) * h;
+    scores.resize(static_cast<std::size_t>(t) * t);
+    for (int head = 0; head < heads; ++head) {
+      const std::size_t off = base + static_cast<std::size_t>(head) * dh;
+      sgemm(CblasNoTrans, CblasTrans, t, t, dh, scale, q.data() + off, h, k.data() + off, h,
+                  0.0f, scores.data(), t);
+      for (int i = 0; i < t; ++i) {
+        float* row = scores.data() + static_cast<std::size_t>(i) * t;
+        const float top = *std::max_element(row, row + t);
+        double sum = 0;
+        for (int j = 0; j < t; ++j) sum += row[j] = std::exp(row[j] - top);
+        const float inverse = static_cast<float>(1.0 / sum);
+        for (int j = 0; j < t; ++j) row[j] *= inverse;
+      }
+      sgemm(CblasNoTrans, CblasNoTrans, t, dh, t, 1.0f, scores.data(), t, v.data() + off, h,
+                  0.0f, context.data() + off, h);
+    }
+  }
+}
+
+void Encoder::run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts) const {
+  const int rows = starts.back();
+  std::vector<float> context, y, hidden;
+  attention(block, x, starts, context);
+  apply_linear(block.attention_out, context, rows, y);
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] += x[i];
+  layer_norm(block.attention_norm, y, rows);
+  apply_linear(block.intermediate, y, rows, hidden);
+  activate(hidden);
+  apply_linear(block.output, hidden, rows, x);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] += y[i];
+  layer_norm(block.output_norm, x, rows);
+}
+
+std::vector<HiddenStates> Encoder::forward(const std::vector<std::vector<int>>& sentences) const {
+  const int h = config_.hidden_size;
+  std::vector<int> starts = {0};
+  for (const auto& ids : sentences) starts.push_back(starts.back() + static_cast<int>(ids.size()));
+  const int rows = starts.back();
+  std::vector<float> x(static_cast<std::size_t>(rows) * h);
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    for (std::size_t i = 0; i < sentences[s].size(); ++i) {
+      const int id = sentences[s][i];
+      const int position = config_.first_position() + static_cast<int>(i);
+      if (id < 0 || id >= config_.vocab_size || position >= config_.max_position_embeddings) {
+        throw Error(ExitCode::internal, fmt::format("token id {} at position {} outside the model", id, position));
+      }
+      float* out = x.data() + (static_cast<std::size_t>(starts[s]) + i) * h;
+      const float* word = word_embeddings_.data() + static_cast<std::size_t>(id) * h;
+      const float* pos = position_embeddings_.data() + static_cast<std::size_t>(position) * h;
+      for (int j = 0; j < h; ++j) out[j] = word[j] + pos[j] + token_type_embeddings_[j];
+    }
+  }
+  layer_norm(embedding_norm_, x, rows);
+  for (const Block& block : layers_) run_block(block, x, starts);
+  std::vector<HiddenStates> out(sentences.size());
+  for (std::size_t s = 0; s < sentences.size(); ++s) {
+    const int t = starts[s + 1] - starts[s];
+    out[s].rows = t;
+    out[s].width = h;
+    out[s].values.assign(x.begin() + static_cast<std::size_t>(starts[s]) * h, x.begin() + static_cast<std::size_t>(starts[s + 1]) * h);
+  }
+  return out;
+}
+
+}  // namespace evalcli::bertscore

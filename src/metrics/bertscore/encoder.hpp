@@ -1,0 +1,67 @@
+#pragma once
+// The encoder forward pass of BERT, RoBERTa and XLM-R (transformers'
+// BertModel/RobertaModel in eval mode): embeddings (word + position + token
+// type 0, LayerNorm), then post-LN blocks of multi-head self-attention and a
+// GELU feed-forward. Weights are float32 (float16/bfloat16 widened at load);
+// every matrix product goes through BLAS (cblas_sgemm).
+#include <string>
+#include <vector>
+
+#include "metrics/bertscore/model_config.hpp"
+
+namespace evalcli::bertscore {
+
+class SafetensorsFile;
+
+// A sentence's hidden states: rows × hidden_size floats, row-major.
+struct HiddenStates {
+  int rows = 0;
+  int width = 0;
+  std::vector<float> values;
+  const float* row(int i) const { return values.data() + static_cast<std::size_t>(i) * width; }
+};
+
+class Encoder {
+ public:
+  // Loads the embeddings and the first `num_layers` blocks from `weights`
+  // (names with or without the hub's "bert."/"roberta." prefix, LayerNorm
+  // "gamma"/"beta" or "weight"/"bias"). Throws Error(missing_resource) naming a missing tensor.
+  Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers);
+
+  // The output of block `num_layers` (0: the embeddings) for each sentence's
+  // token ids, which must be shorter than max_position_embeddings and below vocab_size.
+  std::vector<HiddenStates> forward(const std::vector<std::vector<int>>& sentences) const;
+
+  int num_layers() const { return static_cast<int>(layers_.size()); }
+  const ModelConfig& config() const { return config_; }
+
+ private:
+  struct Linear {
+    std::vector<float> weight;  // out × in, row-major (torch's layout)
+    std::vector<float> bias;
+    int in = 0, out = 0;
+  };
+  struct Norm {
+    std::vector<float> gamma, beta;
+  };
+  struct Block {
+    Linear query, key, value, attention_out, intermediate, output;
+    Norm attention_norm, output_norm;
+  };
+  class Loader;
+
+  // x (rows × in) -> rows × out.
+  static void apply_linear(const Linear& linear, const std::vector<float>& x, int rows, std::vector<float>& y);
+  void layer_norm(const Norm& norm, std::vector<float>& x, int rows) const;
+  void activate(std::vector<float>& x) const;
+  void attention(const Block& block, const std::vector<float>& x, const std::vector<int>& starts,
+                 std::vector<float>& context) const;
+  void run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts) const;
+
+  ModelConfig config_;
+  std::vector<float> word_embeddings_, position_embeddings_, token_type_embeddings_;
+  Norm embedding_norm_;
+  std::vector<Block> layers_;
+};
+
+}  // namespace evalcli::bertscore
