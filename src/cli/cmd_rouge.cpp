@@ -87,13 +87,6 @@ nlohmann::ordered_json prf_json(const PRF& s) {
 
 // Reports and shards of -r/-i files record the test set (hashed only when one is
 // written), so that `evalcli check` refuses a baseline on other data.
-void record_test_set(const CorpusSpec& spec, const std::vector<SystemStats>& systems, OutputOptions& output) {
-  const bool records = output.format == "json" || !output.json_out.empty() || !output.stats_out.empty();
-  if (records && !systems.empty() && !spec.hyp_paths.empty()) {
-    output.test_set = identify_test_set(spec, systems[0].segments);
-  }
-}
-
 // ------------------------------------------------------------ rouge-score
 
 void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, const RunSignature* given, CLI::App* cmd,
@@ -106,7 +99,12 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
   const RougeScoreMetric metric(options);
   if (given != nullptr) check_rebuilt_signature(*given, metric);
 
-  const CorpusSpec spec = make_corpus_spec(o.input, io.in);
+  if (o.bootstrap > 0 && !o.output.shard.empty()) {
+    throw usage_error("--shard and --bootstrap exclude each other: rouge-score's aggregator resamples the whole test "
+                      "set; merge the shards and use --confidence on the merged rows instead");
+  }
+  CorpusSpec spec = make_corpus_spec(o.input, io.in);
+  const std::size_t whole_segments = select_shard(spec, o.output);
   // Per-pair rows only where they are printed or resampled: the means come from
   // the exact totals (RougeScoreMetric::exact_totals), so memory stays constant.
   const bool keep_rows = needs_rows(o.output) || o.bootstrap > 0;
@@ -115,7 +113,7 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
     warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), o.output.quiet, io);
   }
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
-  record_test_set(spec, results[0], o.output);
+  record_test_set(spec, results[0], whole_segments, o.output);
   RougeScoreReport report;
   report.bootstrap_samples = o.bootstrap;
   report.seed = o.seed;
@@ -182,7 +180,7 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
   const auto results = compute_corpus_stats({&metric}, spec, true, {}, static_cast<unsigned>(o.output.threads));
   warn_rouge155(metric, o.output.quiet, io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
-  record_test_set(spec, results[0], o.output);
+  record_test_set(spec, results[0], 0, o.output);
   if (cmd->count("--width") == 0) o.output.width = 5;
   if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
   const auto presentation = rouge155_presentation(metric, o.rouge155_output);
@@ -219,12 +217,19 @@ void refuse_confidence_level(const RougeCommandOptions& o) {
 }
 
 void run_rouge(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
+  o.output.accepts_shard = true;  // rouge-score mode; ROUGE-1.5.5 mode refuses it below
   check_outputs(o.output);
   refuse_confidence_level(o);
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
   take_values(o);
   const RunSignature* signature = given ? &*given : nullptr;
-  if (o.compat == "rouge155") return run_rouge155(o, rouge155_options(o.values), signature, cmd, io);
+  if (o.compat == "rouge155") {
+    if (!o.output.shard.empty()) {
+      throw usage_error("--shard: ROUGE-1.5.5 mode cannot score one piece of the test set yet; split the files "
+                        "instead (docs/sharding.md)");
+    }
+    return run_rouge155(o, rouge155_options(o.values), signature, cmd, io);
+  }
   const bool rouge155_only = cmd->count("--rouge155-flags") + cmd->count("--rouge155-output") +
                                  cmd->count("--rouge155-config") + cmd->count("--rouge155-system") +
                                  cmd->count("--max-ngram") + cmd->count("--no-lcs") + cmd->count("--wlcs-weight") +

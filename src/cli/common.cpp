@@ -594,8 +594,40 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
                                    output.shard_position ? &*output.shard_position : nullptr,
                                    output.test_set ? shard_test_set_json(*output.test_set).dump() : std::string()));
   }
+  if (output.shard_position) {
+    // A piece's score is not the test set's: printing it as a report would invite quoting it (and
+    // would break the shard JSON on `--stats-out -`).
+    if (!output.quiet) {
+      const auto& piece = *output.shard_position;
+      io.err << fmt::format("evalcli: shard {}/{} (lines {}-{} of {}) written to {}; merge the shards for the score "
+                            "(evalcli merge)\n",
+                            piece.index, piece.count, piece.first_line, piece.first_line + piece.lines - 1,
+                            piece.total_lines, io::names_standard_output(output.stats_out) ? "stdout" : output.stats_out);
+    }
+    return;
+  }
   io.out << rendered;
   if (output.expected_score) check_expected_score(metric, systems, *output.expected_score);
+}
+
+std::size_t select_shard(CorpusSpec& spec, OutputOptions& recorded) {
+  if (recorded.shard.empty()) return 0;
+  if (spec.hyp_paths.empty()) throw usage_error("--shard needs -i files: standard input cannot be read twice");
+  const auto [index, count] = stats::parse_shard_option(recorded.shard);
+  const std::size_t whole_segments = count_segments(spec);
+  recorded.shard_position = stats::shard_position(index, count, whole_segments);
+  spec.first_segment = recorded.shard_position->first_line - 1;
+  spec.segment_count = recorded.shard_position->lines;
+  return whole_segments;
+}
+
+void record_test_set(const CorpusSpec& spec, const std::vector<SystemStats>& systems, std::size_t whole_segments,
+                     OutputOptions& recorded) {
+  const bool records = recorded.format == "json" || !recorded.json_out.empty() || !recorded.stats_out.empty();
+  if (records && !systems.empty() && !spec.hyp_paths.empty()) {
+    // Hashed only when a report or shard records it; a --shard piece records the whole test set.
+    recorded.test_set = identify_test_set(spec, recorded.shard_position ? whole_segments : systems[0].segments);
+  }
 }
 
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
@@ -603,15 +635,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
                         const TextChecks* checks) {
   CorpusSpec spec = make_corpus_spec(input, io.in);
   OutputOptions recorded = output;
-  std::size_t whole_segments = 0;
-  if (!output.shard.empty()) {
-    if (spec.hyp_paths.empty()) throw usage_error("--shard needs -i files: standard input cannot be read twice");
-    const auto [index, count] = stats::parse_shard_option(output.shard);
-    whole_segments = count_segments(spec);
-    recorded.shard_position = stats::shard_position(index, count, whole_segments);
-    spec.first_segment = recorded.shard_position->first_line - 1;
-    spec.segment_count = recorded.shard_position->lines;
-  }
+  const std::size_t whole_segments = select_shard(spec, recorded);
   TextScan scan;
   if (checks != nullptr && !output.quiet) scan_while_reading(spec, scan);  // -q prints no warning
   std::vector<std::vector<SystemStats>> results;
@@ -627,11 +651,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
     print_text_warnings(scan, *checks, names, output.quiet, io.err);
   }
   const std::size_t nrefs = input.num_refs > 1 ? static_cast<std::size_t>(input.num_refs) : spec.ref_paths.size();
-  const bool records_test_set = output.format == "json" || !output.json_out.empty() || !output.stats_out.empty();
-  if (records_test_set && !results[0].empty() && !spec.hyp_paths.empty()) {
-    // Hashed only when a report or shard records it; a --shard piece records the whole test set.
-    recorded.test_set = identify_test_set(spec, recorded.shard_position ? whole_segments : results[0][0].segments);
-  }
+  record_test_set(spec, results[0], whole_segments, recorded);
   report_metric_results(metric, nrefs, results[0], recorded, io, presentation, sentence_metric);
 }
 

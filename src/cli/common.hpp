@@ -79,6 +79,13 @@ struct OutputOptions {
 };
 // `statistics` = false leaves out the statistics options (--stats, --confidence,
 // --paired-*, --seed, --stats-out, -q); add them with add_statistics_options.
+// --shard K/N (docs/sharding.md): narrows `spec` to the piece and records its
+// position in `recorded`. Returns the whole test set's segment count (0 without --shard).
+std::size_t select_shard(CorpusSpec& spec, OutputOptions& recorded);
+// Records the test set's identity in `recorded` when a report or shard is
+// written; a --shard piece records the whole test set (`whole_segments`).
+void record_test_set(const CorpusSpec& spec, const std::vector<SystemStats>& systems, std::size_t whole_segments,
+                     OutputOptions& recorded);
 void add_output_options(CLI::App* cmd, OutputOptions& options, bool statistics = true);
 // The statistics options alone. `confidence_flag` / `seed_flag` rename
 // --confidence / --seed for commands that already use those names (ROUGE's

@@ -66,7 +66,7 @@ TEST_CASE("shard K of N: contiguous pieces in order whose sizes differ by at mos
 
 TEST_CASE("shards written with --shard merge into the whole run's output", "[stats][shard]") {
   const TempFile ref(kRef), hyp(kHyp);
-  for (const std::string command : {"bleu", "chrf", "ter", "meteor"}) {
+  for (const std::string command : {"bleu", "chrf", "ter", "meteor", "rouge"}) {
     INFO(command);
     const CliResult whole = run_cli({command, "-r", ref.path(), "-i", hyp.path()});
     REQUIRE(whole.exit_code == 0);
@@ -128,6 +128,21 @@ TEST_CASE("shards of pieces split by hand: the same piece twice is refused", "[s
   CHECK_THAT(result.err, Catch::Contains("repeats"));
 }
 
+TEST_CASE("a --shard run prints no score (a piece's is not the test set's), only where the shard went",
+          "[stats][shard]") {
+  const TempFile ref(kRef), hyp(kHyp), out("", ".json");
+  const CliResult to_file = run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--shard", "2/3", "--stats-out", out.path()});
+  REQUIRE(to_file.exit_code == 0);
+  CHECK(to_file.out.empty());
+  CHECK(to_file.err == "evalcli: shard 2/3 (lines 3-4 of 7) written to " + out.path() +
+                           "; merge the shards for the score (evalcli merge)\n");
+  // On standard output the shard is the only thing written: valid JSON.
+  const CliResult to_stdout = run_cli({"rouge", "-q", "-r", ref.path(), "-i", hyp.path(), "--shard", "3/3", "--stats-out", "-"});
+  REQUIRE(to_stdout.exit_code == 0);
+  CHECK(to_stdout.err.empty());
+  CHECK(nlohmann::json::parse(to_stdout.out)["position"]["first_line"] == 5);
+}
+
 TEST_CASE("shard option refused where it cannot work, before any input is read", "[stats][shard]") {
   const TempFile ref(kRef), hyp(kHyp), out("", ".json");
   const auto refused = [](const std::vector<std::string>& args, const std::string& words) {
@@ -143,6 +158,11 @@ TEST_CASE("shard option refused where it cannot work, before any input is read",
           "the test set has 7 segments");
   refused({"cider", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path()},
           "cannot score one piece");
+  refused({"rouge", "--compat", "rouge155", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out",
+           out.path()},
+          "ROUGE-1.5.5 mode cannot score one piece");
+  refused({"rouge", "--bootstrap", "100", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path()},
+          "--shard and --bootstrap exclude each other");
   refused({"bleu", "-r", ref.path(), "-i", "/nonexistent/hyp", "--shard", "x", "--stats-out", out.path()},
           "'x' is not K/N");
 }
