@@ -23,7 +23,15 @@ namespace {
 
 // The hot loops are compiled twice and one is picked when the program loads:
 // AVX2 where the processor has it (twice the lanes), else the x86-64 baseline.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Not under ThreadSanitizer: the instrumented ifunc resolver would run before
+// the sanitizer's runtime is set up and crash at load.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EVALCLI_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__) && \
+    !defined(EVALCLI_THREAD_SANITIZER)
 #define EVALCLI_X86_AVX2 1
 #define EVALCLI_HOT_LOOP __attribute__((target_clones("avx2", "default")))
 #else
