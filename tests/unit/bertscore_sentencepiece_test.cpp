@@ -1,10 +1,8 @@
 // XLM-R's SentencePiece tokenizer: the token ids bert_score fed to the model
 // (../shared/bertscore/golden/tiny-xlmr/tokens.<set>.jsonl), transformers'
 // special-token and truncation rules, and libsentencepiece loaded only when an
-// XLM-R model is (other commands never map it).
+// XLM-R model is (other commands never load it).
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "evalcli/text/utf8.hpp"
 #include "metrics/bertscore/model_config.hpp"
@@ -41,14 +39,6 @@ std::size_t mismatches(const std::filesystem::path& reference, const std::string
 
 std::vector<int> encode(const SentenceTokenizer& tokenizer, const std::string& text) {
   return tokenizer.encode(evalcli::utf8::decode_or_throw(text, "test"));
-}
-
-// Whether this process has mapped a file whose name contains `name`.
-bool mapped(const std::string& name) {
-  std::ifstream maps("/proc/self/maps");
-  std::stringstream text;
-  text << maps.rdbuf();
-  return text.str().find(name) != std::string::npos;
 }
 
 }  // namespace
@@ -99,12 +89,28 @@ TEST_CASE("libsentencepiece is loaded by the first XLM-R model, not by other com
       {"bertscore", "--model", model, "--num-layers", "3", "-r", line.path(), "-i", line.path(), "-q"}, options);
   CHECK(spm.exit_code == 0);
   CHECK(spm.err.find("libsentencepiece.so.0") != std::string::npos);
-  // This process (linked like evalcli): nothing until an XLM-R model, then both.
-  CHECK(evalcli::test::run_cli({"bleu", "-r", line.path(), "-i", line.path()}).exit_code == 0);
-  CHECK_FALSE(mapped("libsentencepiece"));
-  const auto xlmr = evalcli::test::run_cli({"bertscore", "--model", model, "--num-layers", "3", "-r", line.path(), "-i", line.path(), "-q"});
-  INFO(xlmr.err);
-  CHECK(xlmr.exit_code == 0);
-  CHECK(mapped("libsentencepiece"));
-  CHECK(mapped("libevalcli_spm.so"));
+  CHECK(spm.err.find("libevalcli_spm.so") != std::string::npos);
+}
+
+TEST_CASE("without libevalcli_spm.so beside evalcli, XLM-R models are exit 4 naming it; BERT still runs", "[bertscore][sentencepiece]") {
+  const auto reference = evalcli::test::bertscore_reference();
+  if (!reference) return;
+  const auto dir = std::filesystem::temp_directory_path() / ("evalcli-no-spm-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  evalcli::test::ChildOptions options;
+  options.binary = (dir / "evalcli").string();
+  std::filesystem::copy_file(EVALCLI_BINARY, options.binary);
+  const evalcli::test::TempFile line("a cat\n");
+  const auto run = [&](const std::string& model) {
+    return evalcli::test::run_binary({"bertscore", "--model", (*reference / "models" / model).string(), "--num-layers",
+                                      "3", "-r", line.path(), "-i", line.path(), "-q"},
+                                     options);
+  };
+  const auto xlmr = run("tiny-xlmr");
+  const auto bert = run("tiny-bert-uncased");
+  std::filesystem::remove_all(dir);
+  CHECK(xlmr.exit_code == 4);
+  CHECK(xlmr.err.find("cannot load libevalcli_spm.so") != std::string::npos);
+  CHECK(xlmr.err.find("libsentencepiece0") != std::string::npos);
+  CHECK(bert.exit_code == 0);
 }
