@@ -1,9 +1,11 @@
 # `cmake --install` layout and the .deb (CPack DEB generator):
-#   bin/evalcli, share/man/man1/evalcli.1.gz (generated from --help at build
-#   time), share/bash-completion/completions/evalcli, share/doc/evalcli/*.md.
+#   bin/evalcli, <libdir>/evalcli/libevalcli_spm.so (XLM-R's tokenizer), share/man/man1/evalcli.1.gz
+#   (generated from --help at build time), share/bash-completion/completions/evalcli, share/doc/evalcli/*.md.
 include(GNUInstallDirs)
 
 install(TARGETS evalcli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# dlopen'd by evalcli bertscore for XLM-R models (CMakeLists.txt, evalcli_spm).
+install(TARGETS evalcli_spm LIBRARY DESTINATION ${EVALCLI_SPM_INSTALL_DIR})
 
 set(EVALCLI_MAN_PAGE ${CMAKE_CURRENT_BINARY_DIR}/evalcli.1)
 add_custom_command(

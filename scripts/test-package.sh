@@ -45,6 +45,14 @@ if $python_module; then
     'from evalcli import sacrebleu; print(sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score)')
   [[ $python_line == 100.0* ]] || fail "the installed Python module gave '$python_line'"
 fi
+# XLM-R's SentencePiece wrapper, dlopen'd by bertscore from <libdir>/evalcli/ relative to bin/.
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$build/CMakeCache.txt")
+[[ -f $scratch/usr/$libdir/evalcli/libevalcli_spm.so ]] || fail "cmake --install did not install libevalcli_spm.so"
+xlmr=../shared/bertscore/models/tiny-xlmr
+if [[ -d $xlmr ]]; then
+  "$scratch/usr/bin/evalcli" bertscore --model "$xlmr" --num-layers 3 -r ../shared/bertscore/data/en.ref \
+    -i ../shared/bertscore/data/en.cand -q >/dev/null || fail "the installed evalcli could not score with tiny-xlmr"
+fi
 echo "install layout: ok"
 
 # 2. the .deb
@@ -52,7 +60,7 @@ echo "install layout: ok"
 deb=$(ls -t "$build"/evalcli_*.deb | head -1)
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "$(basename "$deb"): Depends: $depends"
-runtime_libs="libfmt libstdc++"
+runtime_libs="libfmt libstdc++ libsentencepiece0"  # the last from libevalcli_spm.so
 # ICU and MeCab are in the binary unless configured with -DEVALCLI_STATIC_TEXT_LIBS=OFF (CMakeLists.txt).
 grep -q '^EVALCLI_STATIC_TEXT_LIBS:BOOL=OFF' "$build/CMakeCache.txt" && runtime_libs+=" libicu libmecab"
 for lib in $runtime_libs; do
@@ -60,6 +68,7 @@ for lib in $runtime_libs; do
 done
 deb_listing=$(dpkg-deb -c "$deb")
 grep -q ' ./usr/bin/evalcli$' <<< "$deb_listing" || fail "the .deb lacks /usr/bin/evalcli"
+grep -q "/evalcli/libevalcli_spm.so\$" <<< "$deb_listing" || fail "the .deb lacks libevalcli_spm.so"
 if $python_module; then
   grep -q ' ./usr/lib/python3/dist-packages/evalcli/_native.*\.so$' <<< "$deb_listing" ||
     fail "the .deb lacks the Python module"
@@ -71,6 +80,11 @@ if [[ $(id -u) -eq 0 ]] && ! dpkg -s evalcli >/dev/null 2>&1; then
   trap 'dpkg -r evalcli >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
   /usr/bin/evalcli --version | grep -q '^evalcli ' || fail "/usr/bin/evalcli --version failed"
   echo "dpkg -i: ok ($(/usr/bin/evalcli --version))"
+  if [[ -d $xlmr ]]; then
+    /usr/bin/evalcli bertscore --model "$xlmr" --num-layers 3 -r ../shared/bertscore/data/en.ref \
+      -i ../shared/bertscore/data/en.cand -q >/dev/null || fail "/usr/bin/evalcli could not score with tiny-xlmr"
+    echo "dpkg -i: bertscore with an XLM-R model: ok"
+  fi
   if $python_module; then
     (cd / && /usr/bin/python3 -c 'import evalcli.sacrebleu') || fail "import evalcli failed after dpkg -i"
     echo "dpkg -i: python3 -c 'import evalcli': ok"

@@ -1,5 +1,5 @@
 // Replays every BERTScore golden of ../shared/bertscore/golden/<model>/ for the
-// models evalcli supports: per-pair P/R/F of `evalcli bertscore -sl -f json`
+// five models: per-pair P/R/F of `evalcli bertscore -sl -f json`
 // within 1e-5 of bert_score's float64 columns (5e-5 for rescaled files). The
 // header line of each file gives bert_score.score's arguments.
 #include <catch2/catch.hpp>
@@ -86,11 +86,12 @@ double largest_gap(const fs::path& reference, const std::string& model, const st
 // with bert_score's rescale_baseline/en/roberta-base.tsv is not replayed.
 static bool replayed(const std::string& name) { return name != "baseline.tsv" && name.find("roberta-base-file") == std::string::npos; }
 
-TEST_CASE("every BERTScore golden of the BERT and RoBERTa models is reproduced", "[bertscore][conformance]") {
+TEST_CASE("every BERTScore golden of the BERT, RoBERTa and XLM-R models is reproduced", "[bertscore][conformance]") {
   const auto reference = evalcli::test::bertscore_reference();
   if (!reference) return;
   std::size_t files = 0;
-  for (const std::string model : {"tiny-bert-uncased", "tiny-bert-uncased-hubkeys", "tiny-bert-cased-zh", "tiny-roberta"}) {
+  for (const std::string model : {"tiny-bert-uncased", "tiny-bert-uncased-hubkeys", "tiny-bert-cased-zh", "tiny-roberta",
+                                 "tiny-xlmr"}) {
     std::vector<fs::path> goldens;
     for (const auto& entry : fs::directory_iterator(*reference / "golden" / model)) {
       const std::string name = entry.path().filename().string();
@@ -110,7 +111,7 @@ TEST_CASE("every BERTScore golden of the BERT and RoBERTa models is reproduced",
       ++files;
     }
   }
-  CHECK(files == 21);
+  CHECK(files == 25);
 }
 
 TEST_CASE("bert_score's batch-dependent padding is what the batch-size goldens test", "[bertscore][conformance]") {

@@ -20,6 +20,7 @@
 namespace evalcli::test {
 
 struct ChildOptions {
+  std::string binary = EVALCLI_BINARY;  // the program run (a copy of evalcli elsewhere, say)
   std::map<std::string, std::string> env;  // set in the child on top of the test's environment
   enum class Stdout { pipe, file, closed, broken_pipe } stdout_kind = Stdout::pipe;
   std::string stdout_path;         // Stdout::file: opened for writing (e.g. /dev/full)
@@ -58,7 +59,7 @@ inline ChildResult run_binary(const std::vector<std::string>& args, const ChildO
   if (options.stdout_kind == ChildOptions::Stdout::broken_pipe) ::close(out_pipe[0]);
   // argv and the environment are built before fork: the child of a
   // multithreaded process may only make async-signal-safe calls.
-  std::string binary = EVALCLI_BINARY;
+  std::string binary = options.binary;
   std::vector<std::string> arg_copies = args;
   std::vector<char*> argv = {binary.data()};
   for (auto& arg : arg_copies) argv.push_back(arg.data());

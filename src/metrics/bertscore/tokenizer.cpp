@@ -9,6 +9,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "metrics/bertscore/bpe.hpp"
+#include "metrics/bertscore/sentencepiece.hpp"
 #include "metrics/bertscore/wordpiece.hpp"
 
 namespace evalcli::bertscore {
@@ -140,6 +141,17 @@ std::unique_ptr<SentenceTokenizer> load_bpe(const fs::path& folder, const nlohma
   return tokenizer;
 }
 
+std::unique_ptr<SentenceTokenizer> load_sentencepiece(const fs::path& folder, const nlohmann::json& config,
+                                                     int max_positions) {
+  SentencepieceSettings s;
+  s.model_max_length = max_length(config, max_positions);
+  s.specials = special_tokens(config);
+  const auto files = present(folder, {"sentencepiece.bpe.model"}, {"tokenizer_config.json", "special_tokens_map.json"});
+  auto tokenizer = std::make_unique<SentencepieceTokenizer>((folder / "sentencepiece.bpe.model").string(), s);
+  tokenizer->set_files(files);
+  return tokenizer;
+}
+
 }  // namespace
 
 std::unique_ptr<SentenceTokenizer> load_tokenizer(const std::string& folder, const std::string& model_type,
@@ -147,8 +159,8 @@ std::unique_ptr<SentenceTokenizer> load_tokenizer(const std::string& folder, con
   const nlohmann::json config = tokenizer_settings(folder);
   if (model_type == "bert") return load_wordpiece(folder, config, max_positions);
   if (model_type == "roberta") return load_bpe(folder, config, max_positions);
-  throw Error(ExitCode::missing_resource,
-              fmt::format("{}: XLM-R's SentencePiece tokenizer is not implemented yet (BERT and RoBERTa models are)", folder));
+  if (model_type == "xlm-roberta") return load_sentencepiece(folder, config, max_positions);
+  throw Error(ExitCode::missing_resource, fmt::format("{}: no tokenizer for model_type {}", folder, model_type));
 }
 
 }  // namespace evalcli::bertscore
