@@ -9,29 +9,11 @@
 #include "metrics/bertscore/special_tokens.hpp"
 #include "metrics/bertscore/tokenizer.hpp"
 #include "support/bertscore_reference.hpp"
+#include "support/bertscore_tokens.hpp"
 
 using namespace evalcli::bertscore;
 
 namespace {
-
-std::size_t mismatches(const std::filesystem::path& reference, const std::string& model, const std::string& set) {
-  const auto folder = reference / "models" / model;
-  const ModelConfig config = read_model_config((folder / "config.json").string());
-  const auto tokenizer = load_tokenizer(folder.string(), config.model_type, config.max_position_embeddings);
-  std::size_t bad = 0;
-  const auto rows = evalcli::test::read_jsonl(reference / "golden" / model / ("tokens." + set + ".jsonl"));
-  REQUIRE(rows.size() >= 200);
-  for (const auto& row : rows) {
-    for (const char* side : {"cand", "ref"}) {
-      const auto ids = tokenizer->encode(evalcli::utf8::decode_or_throw(row[side].get<std::string>(), side));
-      if (ids != row[std::string(side) + "_ids"].get<std::vector<int>>()) {
-        ++bad;
-        UNSCOPED_INFO(model << " " << set << " row " << row["i"] << " " << side);
-      }
-    }
-  }
-  return bad;
-}
 
 std::vector<std::string> pretokenize(const std::string& text) {
   std::vector<std::string> out;
@@ -44,7 +26,7 @@ std::vector<std::string> pretokenize(const std::string& text) {
 TEST_CASE("RoBERTa BPE ids equal bert_score's", "[bertscore][bpe]") {
   const auto reference = evalcli::test::bertscore_reference();
   if (!reference) return;
-  CHECK(mismatches(*reference, "tiny-roberta", "en") == 0);
+  CHECK(evalcli::test::token_id_mismatches(*reference, "tiny-roberta", "en") == 0);
 }
 
 TEST_CASE("GPT-2's pre-tokenisation regex", "[bertscore][bpe]") {

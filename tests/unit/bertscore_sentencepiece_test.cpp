@@ -8,6 +8,7 @@
 #include "metrics/bertscore/model_config.hpp"
 #include "metrics/bertscore/tokenizer.hpp"
 #include "support/bertscore_reference.hpp"
+#include "support/bertscore_tokens.hpp"
 #include "support/process.hpp"
 
 using namespace evalcli::bertscore;
@@ -20,23 +21,6 @@ std::unique_ptr<SentenceTokenizer> xlmr_tokenizer(const std::filesystem::path& r
   return load_tokenizer(folder.string(), config.model_type, config.max_position_embeddings);
 }
 
-std::size_t mismatches(const std::filesystem::path& reference, const std::string& set) {
-  const auto tokenizer = xlmr_tokenizer(reference);
-  std::size_t bad = 0;
-  const auto rows = evalcli::test::read_jsonl(reference / "golden/tiny-xlmr" / ("tokens." + set + ".jsonl"));
-  REQUIRE(rows.size() >= 200);
-  for (const auto& row : rows) {
-    for (const char* side : {"cand", "ref"}) {
-      const auto ids = tokenizer->encode(evalcli::utf8::decode_or_throw(row[side].get<std::string>(), side));
-      if (ids != row[std::string(side) + "_ids"].get<std::vector<int>>()) {
-        ++bad;
-        UNSCOPED_INFO("tiny-xlmr " << set << " row " << row["i"] << " " << side);
-      }
-    }
-  }
-  return bad;
-}
-
 std::vector<int> encode(const SentenceTokenizer& tokenizer, const std::string& text) {
   return tokenizer.encode(evalcli::utf8::decode_or_throw(text, "test"));
 }
@@ -46,8 +30,8 @@ std::vector<int> encode(const SentenceTokenizer& tokenizer, const std::string& t
 TEST_CASE("XLM-R SentencePiece ids equal bert_score's", "[bertscore][sentencepiece]") {
   const auto reference = evalcli::test::bertscore_reference();
   if (!reference) return;
-  CHECK(mismatches(*reference, "en") == 0);
-  CHECK(mismatches(*reference, "zh") == 0);
+  CHECK(evalcli::test::token_id_mismatches(*reference, "tiny-xlmr", "en") == 0);
+  CHECK(evalcli::test::token_id_mismatches(*reference, "tiny-xlmr", "zh") == 0);
 }
 
 TEST_CASE("XLM-R's special tokens and truncation as transformers' slow tokenizer", "[bertscore][sentencepiece]") {
