@@ -85,7 +85,8 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   }
   // [metric]: the batch's rows, segment by segment, system by system.
   std::vector<std::vector<double>> rows(metrics.size());
-  WorkerPool pool(threads);
+  const bool parallel = std::all_of(metrics.begin(), metrics.end(), [](const Metric* m) { return m->scales_with_threads(); });
+  WorkerPool pool(parallel ? threads : 1);
   // Two batches: with several threads the next one is read while this one is scored.
   Batch batches[2];
   std::size_t current = 0;

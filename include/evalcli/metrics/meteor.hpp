@@ -63,6 +63,8 @@ class NltkMeteor : public Metric {
     constexpr StatKind nonnegative = StatKind::nonnegative;
     return {{nonnegative, StatKind::count, nonnegative, nonnegative, nonnegative, nonnegative}, {}};
   }
+  // The lexicon, the stems and the synonym sets are shared and grow under one lock.
+  bool scales_with_threads() const override { return false; }
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;

@@ -144,6 +144,10 @@ class Metric : public StatsModel {
   // `hyp` and `refs` are the input lines as read (rstripped).
   virtual void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                              Stat* out) const = 0;
+  // False when segment_stats spends most of its time under a lock of the
+  // metric's own (a shared cache): compute_corpus_stats then scores on one
+  // thread, since more would only wait for each other. Output is the same.
+  virtual bool scales_with_threads() const { return true; }
 };
 
 // The statistics of one system: its totals, and its rows (one per segment,
