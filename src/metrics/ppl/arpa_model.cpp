@@ -839,18 +839,21 @@ std::unique_ptr<NgramModel> NgramModel::load_kenlm_binary(const std::string& pat
   std::unique_ptr<NgramModel> model(new NgramModel());
   auto binary = std::make_unique<KenlmProbingModel>(path);
   model->counts_ = binary->counts();
+  // Each marker looked up once; checked before the MD5 pass over the whole file.
+  const auto marker_id = [&](const char* marker) {
+    const WordId id = binary->find_word(binary->hash_word(marker));
+    if (id == kUnknownWord) {
+      throw input_error(fmt::format("{}: The binary model is missing {} and evalcli refuses such models.", path, marker));
+    }
+    return id;
+  };
+  model->begin_sentence_ = marker_id("<s>");
+  model->end_sentence_ = marker_id("</s>");
   if (identify) {
     Md5 md5;
     md5.update(binary->file_bytes());
     model->md5_ = md5.hex_digest();
   }
-  for (const char* marker : {"<s>", "</s>"}) {
-    if (binary->find_word(binary->hash_word(marker)) == kUnknownWord) {
-      throw input_error(fmt::format("{}: The binary model is missing {} and evalcli refuses such models.", path, marker));
-    }
-  }
-  model->begin_sentence_ = binary->find_word(binary->hash_word("<s>"));
-  model->end_sentence_ = binary->find_word(binary->hash_word("</s>"));
   model->impl_->order = binary->order();
   model->impl_->binary = std::move(binary);
   return model;
