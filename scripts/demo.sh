@@ -16,3 +16,4 @@ set -x
 ./build/evalcli bleu -r data/example.ref.en -i data/example.hyp.en -f json
 ./build/evalcli bleu --sentence-level -r data/example.ref.en -w 2 < data/example.hyp.en
 head -3 data/example.hyp.en | ./build/evalcli tokenize -tok 13a  # head first: `evalcli | head` can end evalcli by SIGPIPE (exit 141 under pipefail)
+./build/evalcli report -m bleu chrf ter rouge meteor -r data/example.ref.en -i data/example.hyp.en  # every metric in one table

@@ -92,6 +92,7 @@ constexpr std::pair<std::string_view, AddCommand> kOwnCommands[] = {
     {"ppl", add_ppl_command},           {"tokenize", add_tokenize_command},
     {"sacrebleu", add_sacrebleu_command}, {"merge", add_merge_command}, {"check", add_check_command},
     {"coco", add_coco_command},         {"bertscore", add_bertscore_command},
+    {"report", add_report_command},
 };
 
 // `evalcli NAME ...` builds only NAME's subcommand (evalcli ppl's memory target counts every page the
@@ -202,7 +203,14 @@ int finish_standard_output(int code, Streams& io, bool sacrebleu) {
 
 }  // namespace
 
+namespace {
+thread_local std::vector<std::string> running_args;
+}  // namespace
+
+const std::vector<std::string>& command_line_args() { return running_args; }
+
 int run(const std::vector<std::string>& raw_args, Streams io) {
+  running_args = raw_args;
   const int code = parse_and_run(raw_args, io);
   return finish_standard_output(code, io, !raw_args.empty() && raw_args.front() == "sacrebleu");
 }

@@ -22,6 +22,11 @@ void add_bertscore_command(CLI::App& app, Streams& io);
 void add_ppl_command(CLI::App& app, Streams& io);
 void add_merge_command(CLI::App& app, Streams& io);
 void add_check_command(CLI::App& app, Streams& io);
+void add_report_command(CLI::App& app, Streams& io);
+
+// The arguments of the running command (without the program name), for
+// reports that record the command line that made them.
+const std::vector<std::string>& command_line_args();
 
 // SacreBLEU-style single-dash long options ("-tok", "-lc", ...) rewritten to
 // their "--" forms so CLI11 can parse them.

@@ -50,12 +50,8 @@ TestSetIdentity identify_test_set(const CorpusSpec& spec, std::size_t segments) 
   return identity;
 }
 
-namespace {
-
-// Every segment of the inputs read (and checked) once, nothing scored: the
-// size of the whole test set that --shard K/N divides.
-std::size_t count_segments(CorpusSpec spec) {
-  spec.on_segment = nullptr;
+std::size_t count_segments(CorpusSpec spec, bool keep_hook) {
+  if (!keep_hook) spec.on_segment = nullptr;
   ParallelReader reader(spec);
   std::vector<std::u32string> hyps, refs;
   while (reader.next(hyps, refs)) {
@@ -63,6 +59,8 @@ std::size_t count_segments(CorpusSpec spec) {
   if (reader.segments_read() == 0) throw input_error(fmt::format("{}: empty input: no hypothesis lines", spec.hyp_paths[0]));
   return reader.segments_read();
 }
+
+namespace {
 
 nlohmann::ordered_json shard_test_set_json(const TestSetIdentity& identity) {
   nlohmann::ordered_json test_set = test_set_json(identity);
@@ -217,27 +215,6 @@ std::string metric_signature(const StatsModel& metric, std::size_t nrefs) {
 
 namespace {
 
-// What the statistics options computed for one score, per system: the
-// metric's score, or one of its score components (metric.hpp).
-struct ScoreAnalysis {
-  const StatsModel* model = nullptr;  // its name() labels the lines ("ROUGE rouge2")
-  std::string label;                  // the component's label; "" for the metric's one score
-  std::vector<std::optional<stats::Interval>> confidence;
-  std::vector<std::optional<stats::PairedResult>> paired;
-  std::vector<std::optional<stats::Distribution>> distribution;
-};
-
-// What the statistics options computed for each system and score.
-struct Analysis {
-  std::string extra_signature;  // "bs:1000|seed:12345" etc., after nrefs
-  std::vector<std::unique_ptr<StatsModel>> component_models;  // owned; empty: the metric has one score
-  std::vector<ScoreAnalysis> scores;  // [0]: the score the report gives; then the other components
-  std::size_t confidence_n = 0;
-  stats::Seed seed;
-  const ScoreAnalysis& main() const { return scores[0]; }
-  bool has_components() const { return !component_models.empty(); }
-};
-
 bool paired_test(const OutputOptions& output) { return output.paired_bs || output.paired_ar; }
 
 std::vector<double> sentence_scores(const StatsModel& metric, const SystemStats& system) {
@@ -268,6 +245,8 @@ void add_scores(const StatsModel& metric, std::size_t systems, Analysis& analysi
     analysis.scores.push_back(std::move(score));
   }
 }
+
+}  // namespace
 
 Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& systems, const OutputOptions& output,
                  Progress& progress) {
@@ -327,6 +306,8 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
   progress.finish();
   return analysis;
 }
+
+namespace {
 
 nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_t samples, const stats::Seed& seed) {
   nlohmann::ordered_json out;

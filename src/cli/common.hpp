@@ -11,6 +11,8 @@
 
 #include "cli/cli.hpp"
 #include "evalcli/stats/corpus_stats.hpp"
+#include "evalcli/stats/distribution.hpp"
+#include "evalcli/stats/resampling.hpp"
 #include "evalcli/stats/shard.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
@@ -28,6 +30,9 @@ struct InputOptions {
 void add_input_options(CLI::App* cmd, InputOptions& options);
 CorpusSpec make_corpus_spec(const InputOptions& options, std::istream& in);
 std::size_t count_refs(const InputOptions& options);
+// Every segment of the inputs read (and checked) once, nothing scored: the
+// size of the whole test set that --shard K/N divides. `keep_hook`: spec.on_segment still sees each segment.
+std::size_t count_segments(CorpusSpec spec, bool keep_hook = false);
 
 // --signature sets these options itself: giving one of them too is a usage error.
 void refuse_options_set_by_signature(const CLI::App& cmd, std::initializer_list<const char*> options);
@@ -157,6 +162,36 @@ std::unique_ptr<Presentation> presentation_for(const StatsModel& metric, const O
 void report_metric_results(const StatsModel& metric, std::size_t nrefs, const std::vector<SystemStats>& systems,
                            const OutputOptions& output, Streams& io, const Presentation* presentation = nullptr,
                            const StatsModel* sentence_metric = nullptr);
+class Progress;
+
+// What the statistics options computed for one score, per system: the
+// metric's score, or one of its score components (metric.hpp).
+struct ScoreAnalysis {
+  const StatsModel* model = nullptr;  // its name() labels the lines ("ROUGE rouge2")
+  std::string label;                  // the component's label; "" for the metric's one score
+  std::vector<std::optional<stats::Interval>> confidence;
+  std::vector<std::optional<stats::PairedResult>> paired;
+  std::vector<std::optional<stats::Distribution>> distribution;
+};
+
+// What the statistics options computed for each system and score.
+struct Analysis {
+  std::string extra_signature;  // "bs:1000|seed:12345" etc., after nrefs
+  std::vector<std::unique_ptr<StatsModel>> component_models;  // owned; empty: the metric has one score
+  std::vector<ScoreAnalysis> scores;  // [0]: the score the report gives; then the other components
+  std::size_t confidence_n = 0;
+  stats::Seed seed;
+  const ScoreAnalysis& main() const { return scores[0]; }
+  bool has_components() const { return !component_models.empty(); }
+};
+
+// The sentence-score distributions of every score of `metric` (rows kept),
+// and the bootstrap intervals and paired tests (against systems[0]) the
+// output options ask for: what report_metric_results prints, and what
+// `evalcli report` tabulates, computed by the same code.
+Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& systems, const OutputOptions& output,
+                 Progress& progress);
+
 // True when the output options need every segment's statistics kept.
 bool needs_rows(const OutputOptions& output);
 

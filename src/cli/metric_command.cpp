@@ -39,6 +39,10 @@ std::string type_name(const OptionSpec& spec) {
 
 }  // namespace
 
+std::string prefixed_flag(const std::string& prefix, const std::string& name) {
+  return name.rfind(prefix + "-", 0) == 0 ? "--" + name : "--" + prefix + "-" + name;
+}
+
 namespace {
 
 // Every value of a table option, checked as given: an empty text ("--types ''",
@@ -50,10 +54,11 @@ void check_given_value(const OptionSpec& spec, const std::string& value, const s
 
 }  // namespace
 
-void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, OptionValues& values) {
+void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, OptionValues& values,
+                      const std::string& flag_prefix) {
   for (const auto& spec : specs) {
-    const std::string flags = flag_names(spec);
-    const std::string where = "--" + spec.name;
+    const std::string flags = flag_prefix.empty() ? flag_names(spec) : prefixed_flag(flag_prefix, spec.name);
+    const std::string where = flag_prefix.empty() ? "--" + spec.name : flags;
     if (!spec.refusal.empty()) {
       const std::string alias = spec.sacrebleu_alias.empty() ? "" : " (" + spec.sacrebleu_alias + ")";
       cmd->add_flag_callback(flags, [message = fmt::format("evalcli {} has no {}{}: {}", cmd->get_name(), where, alias,

@@ -15,7 +15,13 @@ namespace evalcli::cli {
 
 // CLI11 options for `specs`, writing into `values` (validated as given: ranges,
 // finite numbers, choices) and the SacreBLEU single-dash aliases they declare.
-void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, OptionValues& values);
+// With a `flag_prefix` ("rouge", for `evalcli report`), each option has the one
+// flag prefixed_flag(prefix, name) instead, and no short flag or alias.
+void add_option_specs(CLI::App* cmd, const std::vector<OptionSpec>& specs, OptionValues& values,
+                      const std::string& flag_prefix = "");
+// "--rouge-types" for ("rouge", "types"); a name that starts with the prefix
+// keeps it once ("--chrf-char-order" for ("chrf", "chrf-char-order")).
+std::string prefixed_flag(const std::string& prefix, const std::string& name);
 
 // --signature and options the signature sets (role metric) exclude each other.
 void refuse_metric_options(const CLI::App& cmd, const std::vector<OptionSpec>& specs);
