@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 # Loads an HTML report of `evalcli report --html` in headless Chromium (Debian's chromium,
 # .ci/packages.d/report.txt) and checks what a reader would see (docs/report.md, "The HTML report"):
-#   check_html_report.sh [--rows N] [--charts N] HTML OUTDIR
+#   check_html_report.sh [--rows N] [--charts N] [--table TABLE.json] HTML OUTDIR
 # * the page runs without a console message or an uncaught error (the page's own error hook
 #   writes data-js-error on <html>; Chromium's log has a CONSOLE line for every console message);
 # * the DOM after loading has the score table, the SVG charts (exactly N with --charts, else at
 #   least one), the segment view with its first page rendered (exactly N rows with --rows, else
 #   at least one), and no element that text of the report could have injected (id="escape-probe",
 #   planted in tests/data/report/table.json);
+# * with --table (the document the page was made from): the first page shows the segments that
+#   python3 finds first in the default order (highest minus lowest score of the first row,
+#   descending, undefined last, ties in segment order; one system: its score ascending);
 # * a screenshot is written and is larger than the screenshot of a blank page of the same size.
 # OUTDIR receives dom.html, screenshot.png and the browser logs. Exit 0: passed; 1: failed;
 # 77: chromium is missing and CI is not "true" (CTest's SKIP_RETURN_CODE; under CI=true it fails).
 set -euo pipefail
 
-rows="" charts=""
+rows="" charts="" table=""
 while [[ $# -gt 2 ]]; do
   case $1 in
     --rows) rows=$2; shift 2 ;;
     --charts) charts=$2; shift 2 ;;
-    *) echo "usage: $0 [--rows N] [--charts N] HTML OUTDIR" >&2; exit 1 ;;
+    --table) table=$2; shift 2 ;;
+    *) echo "usage: $0 [--rows N] [--charts N] [--table TABLE.json] HTML OUTDIR" >&2; exit 1 ;;
   esac
 done
-[[ $# -eq 2 ]] || { echo "usage: $0 [--rows N] [--charts N] HTML OUTDIR" >&2; exit 1; }
+[[ $# -eq 2 ]] || { echo "usage: $0 [--rows N] [--charts N] [--table TABLE.json] HTML OUTDIR" >&2; exit 1; }
 html=$(realpath "$1")
 outdir=$2
 mkdir -p "$outdir"
@@ -80,6 +84,24 @@ if [[ -n $rows ]]; then
 else
   [[ $found_rows -ge 1 ]] || fail "no segment row rendered (tr class=\"segment\")"
 fi
+if [[ -n $table ]]; then
+  expected=$(python3 - "$table" <<'PY'
+import json, sys
+table = json.load(open(sys.argv[1], encoding="utf-8"))
+scores, systems = table["segments"]["scores"][0], len(table["systems"])
+def defined(i):
+    return [v for v in scores[i] if isinstance(v, (int, float))]
+def key(i):
+    if systems == 1:
+        return (not defined(i), defined(i)[0] if defined(i) else 0, i)
+    v = defined(i)
+    return (len(v) < 2, -(max(v) - min(v)) if len(v) >= 2 else 0, i)
+print(" ".join(str(i) for i in sorted(range(len(scores)), key=key)[:50]))
+PY
+)
+  shown=$(grep -oE '<tr class="segment" data-segment="[0-9]+"' "$dom" | grep -oE '[0-9]+' | tr '\n' ' ' | sed 's/ $//')
+  [[ $shown == "$expected" ]] || fail "first page shows segments [$shown], expected [$expected]"
+fi
 # Text is serialised with < as &lt;: a real element here means that report text broke out.
 if grep -qE '<[a-zA-Z]+ [^>]*id="escape-probe"' "$dom"; then fail "text of the report became markup (escape-probe)"; fi
 
@@ -99,4 +121,4 @@ else
 fi
 
 if [[ $failures -gt 0 ]]; then exit 1; fi
-echo "ok: $found_charts charts, $found_rows segment rows rendered, screenshot $outdir/screenshot.png ($shot bytes; blank page $blank)"
+echo "ok: $found_charts charts, $found_rows segment rows rendered${table:+ in the expected order}, screenshot $outdir/screenshot.png ($shot bytes; blank page $blank)"

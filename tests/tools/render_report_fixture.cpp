@@ -1,6 +1,8 @@
 // Writes the HTML report of a table document, for the browser test (tests/html/):
 //   render_report_fixture TABLE.json OUT.html      a document of schema evalcli-table/1
-//   render_report_fixture --synthetic N OUT.html   a generated one with N segments
+//   render_report_fixture --synthetic N OUT.html [TABLE.json]
+//                                                  a generated one with N segments (and that
+//                                                  document, for the browser test's --table)
 // Exit 0 on success, 3 on an unreadable or malformed input (as evalcli's input errors).
 #include <fstream>
 #include <iostream>
@@ -12,13 +14,14 @@
 #include "support/synthetic_report.hpp"
 
 int main(int argc, char** argv) {
-  const std::string usage = "usage: render_report_fixture (TABLE.json | --synthetic N) OUT.html\n";
+  const std::string usage = "usage: render_report_fixture (TABLE.json | --synthetic N) OUT.html [TABLE.json]\n";
   nlohmann::ordered_json table;
   std::string output;
   try {
-    if (argc == 4 && std::string(argv[1]) == "--synthetic") {
+    if ((argc == 4 || argc == 5) && std::string(argv[1]) == "--synthetic") {
       table = evalcli::test::synthetic_report(std::stoul(argv[2]));
       output = argv[3];
+      if (argc == 5) evalcli::io::write_output_file(argv[4], table.dump(1) + "\n");
     } else if (argc == 3) {
       std::ifstream in(argv[1]);
       if (!in) {
