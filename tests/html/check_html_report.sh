@@ -10,7 +10,9 @@
 #   planted in tests/data/report/table.json);
 # * with --table (the document the page was made from): the first page shows the segments that
 #   python3 finds first in the default order (highest minus lowest score of the first row,
-#   descending, undefined last, ties in segment order; one system: its score ascending);
+#   descending, undefined last, ties in segment order; one system: its score ascending), and
+#   after clicks (interaction_probe.html, appended to a copy of the page: "next", then the first
+#   system's column head twice) the pages python3 expects;
 # * a screenshot is written and is larger than the screenshot of a blank page of the same size.
 # OUTDIR receives dom.html, screenshot.png and the browser logs. Exit 0: passed; 1: failed;
 # 77: chromium is missing and CI is not "true" (CTest's SKIP_RETURN_CODE; under CI=true it fails).
@@ -84,23 +86,52 @@ if [[ -n $rows ]]; then
 else
   [[ $found_rows -ge 1 ]] || fail "no segment row rendered (tr class=\"segment\")"
 fi
-if [[ -n $table ]]; then
-  expected=$(python3 - "$table" <<'PY'
+# expected_orders TABLE: what python3 expects on the pages the probe looks at, one line each:
+# the first page, the page after "next", then sorted by the first system's score descending and
+# ascending (undefined last, ties in segment order; 50 segments a page).
+expected_orders() {
+  python3 - "$1" <<'PY'
 import json, sys
 table = json.load(open(sys.argv[1], encoding="utf-8"))
 scores, systems = table["segments"]["scores"][0], len(table["systems"])
+count = len(scores)
 def defined(i):
     return [v for v in scores[i] if isinstance(v, (int, float))]
-def key(i):
+def first_system(i):
+    v = scores[i][0]
+    return v if isinstance(v, (int, float)) else None
+def default_key(i):
     if systems == 1:
-        return (not defined(i), defined(i)[0] if defined(i) else 0, i)
+        return (first_system(i) is None, first_system(i) or 0, i)
     v = defined(i)
     return (len(v) < 2, -(max(v) - min(v)) if len(v) >= 2 else 0, i)
-print(" ".join(str(i) for i in sorted(range(len(scores)), key=key)[:50]))
+def page(order, number):
+    number = min(number, max(1, -(-count // 50)) - 1)
+    return " ".join(str(i) for i in order[number * 50:number * 50 + 50])
+default = sorted(range(count), key=default_key)
+descending = sorted(range(count), key=lambda i: (first_system(i) is None, -(first_system(i) or 0), i))
+ascending = sorted(range(count), key=lambda i: (first_system(i) is None, first_system(i) or 0, i))
+print(page(default, 0))
+print("next=" + page(default, 1))
+print("system0-descending=" + page(descending, 0))
+print("system0-ascending=" + page(ascending, 0))
 PY
-)
+}
+if [[ -n $table ]]; then
+  mapfile -t expected < <(expected_orders "$table")
   shown=$(grep -oE '<tr class="segment" data-segment="[0-9]+"' "$dom" | grep -oE '[0-9]+' | tr '\n' ' ' | sed 's/ $//')
-  [[ $shown == "$expected" ]] || fail "first page shows segments [$shown], expected [$expected]"
+  [[ $shown == "${expected[0]}" ]] || fail "first page shows segments [$shown], expected [${expected[0]}]"
+  # The same page with the probe's clicks (a copy beside the page: it loads nothing else).
+  probe_page="$outdir/with-probe.html"
+  cat "$html" "$(dirname "$0")/interaction_probe.html" >"$probe_page"
+  run_browser "$outdir/probe.log" --dump-dom "file://$(realpath "$probe_page")" >"$outdir/probe-dom.html" \
+    || fail "chromium --dump-dom of the probe page failed (log: $outdir/probe.log)"
+  if grep -E 'CONSOLE|Uncaught' "$outdir/probe.log" >&2; then fail "console messages after clicks (above)"; fi
+  probe=$(grep -oE '<html[^>]* data-probe="[^"]*"' "$outdir/probe-dom.html" | sed 's/.*data-probe="//; s/"$//')
+  IFS='|' read -r -a clicked <<<"$probe"
+  for k in 1 2 3; do
+    [[ ${clicked[k - 1]:-} == "${expected[k]}" ]] || fail "after clicks: [${clicked[k - 1]:-}], expected [${expected[k]}]"
+  done
 fi
 # Text is serialised with < as &lt;: a real element here means that report text broke out.
 if grep -qE '<[a-zA-Z]+ [^>]*id="escape-probe"' "$dom"; then fail "text of the report became markup (escape-probe)"; fi
@@ -121,4 +152,4 @@ else
 fi
 
 if [[ $failures -gt 0 ]]; then exit 1; fi
-echo "ok: $found_charts charts, $found_rows segment rows rendered${table:+ in the expected order}, screenshot $outdir/screenshot.png ($shot bytes; blank page $blank)"
+echo "ok: $found_charts charts, $found_rows segment rows rendered${table:+ in the expected order, also after clicks}, screenshot $outdir/screenshot.png ($shot bytes; blank page $blank)"
