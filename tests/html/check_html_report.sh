@@ -12,7 +12,8 @@
 #   python3 finds first in the default order (highest minus lowest score of the first row,
 #   descending, undefined last, ties in segment order; one system: its score ascending), and
 #   after clicks (interaction_probe.html, appended to a copy of the page: "next", then the first
-#   system's column head twice) the pages python3 expects;
+#   system's column head twice) the pages python3 expects; and the highlighted words of every
+#   hypothesis shown are those check_highlights.py finds;
 # * a screenshot is written and is larger than the screenshot of a blank page of the same size.
 # OUTDIR receives dom.html, screenshot.png and the browser logs. Exit 0: passed; 1: failed;
 # 77: chromium is missing and CI is not "true" (CTest's SKIP_RETURN_CODE; under CI=true it fails).
@@ -121,6 +122,7 @@ if [[ -n $table ]]; then
   mapfile -t expected < <(expected_orders "$table")
   shown=$(grep -oE '<tr class="segment" data-segment="[0-9]+"' "$dom" | grep -oE '[0-9]+' | tr '\n' ' ' | sed 's/ $//')
   [[ $shown == "${expected[0]}" ]] || fail "first page shows segments [$shown], expected [${expected[0]}]"
+  python3 "$(dirname "$0")/check_highlights.py" "$table" "$dom" >&2 || fail "highlighted words (above)"
   # The same page with the probe's clicks (a copy beside the page: it loads nothing else).
   probe_page="$outdir/with-probe.html"
   cat "$html" "$(dirname "$0")/interaction_probe.html" >"$probe_page"
