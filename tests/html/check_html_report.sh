@@ -55,7 +55,7 @@ fail() {
 run_browser() {
   local log=$1
   shift
-  rm -rf "$profile"/*
+  rm -rf "${profile:?}"/*
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
     --user-data-dir="$profile" --enable-logging=stderr --v=0 --hide-scrollbars "$@" 2>"$log"
 }
