@@ -20,6 +20,7 @@
 #include "cli/metric_command.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_formats.hpp"
+#include "cli/report_html.hpp"
 #include "cli/report_segments.hpp"
 #include "cli/text_warnings.hpp"
 #include "evalcli/core/error.hpp"
@@ -267,6 +268,10 @@ BuiltMetrics build_metrics(const ReportOptions& o, std::size_t nrefs) {
     const MetricDefinition* definition = find_metric_definition_by_command(command);
     if (definition == nullptr) throw usage_error(fmt::format("-m {}: no such metric", command));
     if (!seen.insert(command).second) throw usage_error(fmt::format("-m {}: given twice", command));
+    if (command == "ppl") {
+      throw usage_error("-m ppl: perplexity scores text with a language model, not against references: run evalcli "
+                        "ppl and give its per-segment values with --scores");
+    }
     const OptionValues values = metric_option_values(*definition, o);
     built.checks.push_back(text_checks(*definition, values));
     if (!definition->segments_alone) {
@@ -396,6 +401,7 @@ Json statistics_header(const ReportOptions& o, const std::vector<std::string>& s
                             {"seed", seed.text},
                             {"all_pairs", o.all_pairs}};
   }
+  table["sentence_stats"] = o.output.stats;  // --stats: the tables show each row's sentence scores too
   table["confidence"] = o.output.confidence ? Json{{"resamples", o.output.confidence_n}, {"seed", seed.text}} : Json();
   return table;
 }
@@ -497,6 +503,7 @@ void run_report(ReportOptions o, Streams& io) {
     write_output(io, o.segments_out, segment_export(table, stats, segment_export_format(o.segments_out)));
   }
   if (!o.output.json_out.empty()) write_output(io, o.output.json_out, render_table(table, "json"));
+  if (!o.html_out.empty()) write_output(io, o.html_out, render_html_report(table));
   io.out << render_table(table, o.table_format);
 }
 
@@ -521,6 +528,9 @@ void add_report_command(CLI::App& app, Streams& io) {
                   "or NAME:FIELD=FILE.jsonl (that JSON field of each line)");
   add_output_file_option(cmd, "--segments-out", o->segments_out,
                          "write every segment's texts, sentence scores and statistics, systems side by side (.tsv or .jsonl)");
+  add_output_file_option(cmd, "--html", o->html_out,
+                         "write a self-contained HTML report: the table, sentence-score charts, scores by reference "
+                         "length, and a sortable per-segment view (docs/report.md)");
   cmd->add_option("--ids", o->ids_path, "segment ids for --segments-out and --html, one a line (default: line numbers)");
   add_option_specs(cmd, shared_text_specs(), o->shared);
   for (const MetricDefinition* definition : metric_definitions()) {

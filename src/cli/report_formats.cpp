@@ -91,6 +91,17 @@ std::vector<std::string> signature_lines(const Json& table) {
   return lines;
 }
 
+// --stats: under each row, its sentence scores as "mean ± stdev (n = N)" per system.
+bool shows_sentence_rows(const Json& table) { return table.value("sentence_stats", false); }
+
+std::string sentence_cell(const Json& cell, int width) {
+  const Json& d = cell["sentence_scores"];
+  if (d.is_null()) return "-";
+  return fmt::format("{} ± {} (n = {})", fixed(d["mean"], width), fixed(d["stdev"], width), d["n"].get<long long>());
+}
+
+std::string sentence_label(const Json& row) { return row["label"].get<std::string>() + " sentences"; }
+
 // ---------------------------------------------------------------- text
 
 std::string text_table(const Json& table) {
@@ -105,6 +116,10 @@ std::string text_table(const Json& table) {
     std::vector<std::string> line = {row["label"].get<std::string>()};
     for (const auto& cell : row["cells"]) line.push_back(cell_text(cell, row_width(row)));
     cells.push_back(line);
+    if (!shows_sentence_rows(table)) continue;
+    std::vector<std::string> sentences = {"  " + sentence_label(row)};
+    for (const auto& cell : row["cells"]) sentences.push_back(sentence_cell(cell, row_width(row)));
+    cells.push_back(sentences);
   }
   std::vector<std::size_t> widths(header.size(), 0);
   for (const auto& line : cells) {
@@ -159,6 +174,10 @@ std::string markdown_table(const Json& table) {
     out += "| " + markdown_escape(row["label"].get<std::string>()) + " |";
     for (const auto& cell : row["cells"]) out += " " + markdown_cell(cell, row_width(row)) + " |";
     out += "\n";
+    if (!shows_sentence_rows(table)) continue;
+    out += "| " + markdown_escape(sentence_label(row)) + " |";
+    for (const auto& cell : row["cells"]) out += " " + sentence_cell(cell, row_width(row)) + " |";
+    out += "\n";
   }
   if (const std::string note = significance_note(table); !note.empty()) {
     out += "\n" + markdown_escape(note) + "; significant cells in bold.\n";
@@ -207,6 +226,15 @@ std::string latex_table(const Json& table) {
   for (const auto& row : table["rows"]) {
     out += latex_escape(row["label"].get<std::string>());
     for (const auto& cell : row["cells"]) out += " & " + latex_cell(cell, row_width(row));
+    out += " \\\\\n";
+    if (!shows_sentence_rows(table)) continue;
+    out += "\\quad " + latex_escape(sentence_label(row));
+    for (const auto& cell : row["cells"]) {
+      std::string text = sentence_cell(cell, row_width(row));
+      const auto pm = text.find("±");
+      if (pm != std::string::npos) text.replace(pm, std::string("±").size(), "$\\pm$");
+      out += " & {\\small " + text + "}";
+    }
     out += " \\\\\n";
   }
   out += "\\bottomrule\n\\end{tabular}\n";

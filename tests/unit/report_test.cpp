@@ -11,7 +11,7 @@
 namespace fs = std::filesystem;
 using evalcli::test::read_file;
 using evalcli::test::run_cli;
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;  // ordered: a report's "stats" keys in the metric's order
 
 namespace {
 
@@ -41,8 +41,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST_CASE("report: text, Markdown, LaTeX and TSV tables match their goldens", "[report]") {
   const auto args = with(fixture_args(), {"-m", "bleu", "chrf", "ter", "rouge", "--rouge-types", "rouge1,rougeL",
-                                          "--scores", "human=" + kDir + "a.scores," + kDir + "a.scores",
-                                          "--paired-ar", "--paired-ar-n", "99"});
+                                          "--scores", "human=" + kDir + "a.scores," + kDir + "b.scores",
+                                          "--paired-ar", "--paired-ar-n", "99", "--stats"});
   for (const std::string format : {"text", "markdown", "latex", "tsv"}) {
     INFO(format);
     const auto result = run_cli(with(args, {"-f", format}));
