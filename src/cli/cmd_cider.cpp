@@ -14,6 +14,7 @@
 #include "cli/metric_command.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "cli/presentations.hpp"
+#include "cli/progress.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/huge_pages.hpp"
@@ -42,8 +43,18 @@ struct CiderCommandOptions {
 // Pass 1 over the inputs: plain text streamed (files or standard input),
 // JSONL and COCO read whole.
 // Every segment read is also counted into `scan` (the text warnings).
+// Progress of a pass over `total` items (0: unknown); nothing when `progress` is off.
+CiderCorpusRun::ItemProgress pass_progress(Progress& progress, const char* label, std::size_t total) {
+  if (!progress.enabled()) return {};
+  return [&progress, label, total](std::size_t done) { progress.update(label, done, total); };
+}
+
+constexpr const char* kPass1 = "document frequencies";
+constexpr const char* kPass2 = "scoring images";
+
 std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const CiderOptions& options,
-                                             const TextPipeline& pipeline, TextScan& scan, Streams& io) {
+                                             const TextPipeline& pipeline, TextScan& scan, Progress& progress,
+                                             Streams& io) {
   const bool plain = !o.input.refs.empty() || !o.input.positional_refs.empty();
   const bool coco = !o.coco_annotations.empty() || !o.coco_results.empty();
   const int modes = (plain ? 1 : 0) + (!o.jsonl.empty() ? 1 : 0) + (coco ? 1 : 0);
@@ -52,7 +63,10 @@ std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const
   if (plain) {
     CorpusSpec spec = make_corpus_spec(o.input, io.in);
     scan_while_reading(spec, scan);
-    return std::make_unique<CiderCorpusRun>(options, pipeline, spec);
+    // The total only on a terminal: counting reads the first hypothesis file once more.
+    const std::size_t total = progress.enabled() && !spec.hyp_paths.empty() ? count_lines_for_progress(spec.hyp_paths[0]) : 0;
+    return std::make_unique<CiderCorpusRun>(options, pipeline, spec, CiderCorpusRun::kBlockItems,
+                                            pass_progress(progress, kPass1, total));
   }
   if (coco && (o.coco_annotations.empty() || o.coco_results.empty())) {
     throw usage_error("COCO input needs both --coco-annotations FILE and --coco-results FILE");
@@ -68,7 +82,8 @@ std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const
     for (std::size_t s = 0; s < item.hyps.size(); ++s) scan.add_hypothesis(s, item.hyps[s]);
     for (const auto& ref : item.refs) scan.add_line(ref);
   }
-  return std::make_unique<CiderCorpusRun>(options, pipeline, std::move(set));
+  const std::size_t items = set.items.size();
+  return std::make_unique<CiderCorpusRun>(options, pipeline, std::move(set), pass_progress(progress, kPass1, items));
 }
 
 // The command's options from the values of its definition's table (command
@@ -112,7 +127,9 @@ void run_cider(MetricRun& run, Streams& io) {
     check_document_frequencies_tokenizer(*loaded_df, pipeline->tokenizer().id(), o.df_path);
   }
   TextScan scan;
-  const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, scan, io);
+  Progress progress(io.err, o.output.quiet);
+  const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, scan, progress, io);
+  progress.finish();  // before the text warnings
   print_text_warnings(scan, text_checks(run.definition, run.values), inputs->system_names(), o.output.quiet, io.err);
   CiderCorpus& corpus = inputs->corpus();
 
@@ -131,7 +148,8 @@ void run_cider(MetricRun& run, Streams& io) {
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The
   // corpus score is numpy's mean of them (cider_presentation), the statistics
   // options work on them as on any metric's.
-  const std::vector<SystemStats> systems = inputs->system_stats();
+  const std::vector<SystemStats> systems = inputs->system_stats(pass_progress(progress, kPass2, inputs->ids().size()));
+  progress.finish();
   const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
   const auto presentation = cider_presentation(corpus.documents(), inputs->ids());
   const std::size_t nrefs = inputs->uniform_refs() > 0 ? inputs->uniform_refs() : kVariableRefs;

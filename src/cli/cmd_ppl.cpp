@@ -1,6 +1,7 @@
 // `evalcli ppl`: perplexity of an ARPA n-gram model over text (KenLM `query`
 // numbers, optionally its exact output) or of any LM's per-token log-probs.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <filesystem>
@@ -10,6 +11,7 @@
 
 #include "cli/common.hpp"
 #include "cli/presentations.hpp"
+#include "cli/progress.hpp"
 #include "cli/metric_command.hpp"
 #include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
@@ -222,6 +224,14 @@ ArpaSetup make_arpa_setup(const PplOptions& o) {
   return setup;
 }
 
+// "scoring lines" over the lines of `path` (unknown for standard input); nothing when `progress` is off.
+std::function<void(std::size_t)> line_progress(Progress& progress, const std::string& path) {
+  if (!progress.enabled()) return {};
+  return [&progress, total = count_lines_for_progress(path)](std::size_t done) {
+    progress.update("scoring lines", done, total);
+  };
+}
+
 void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ArpaSetup setup = make_arpa_setup(o);
   // The MD5 (in the signature) is only computed if a signature is printed or checked.
@@ -247,6 +257,9 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   scoring.want_words = o.kenlm_output && levels.word;
   TokenizedLook tokenized_look;
   if (!o.kenlm_output && !o.output.quiet) scoring.on_line = [&](std::string_view line) { tokenized_look.add(line); };
+  // KenLM's per-line output on the same terminal would be written into the bar.
+  Progress progress(io.err, o.output.quiet || (o.kenlm_output && ::isatty(STDOUT_FILENO) == 1));
+  scoring.on_scored = line_progress(progress, o.input);
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
   std::function<void(const ppl::ArpaLine&)> print_kenlm_line;
   if (o.kenlm_output) {
@@ -256,6 +269,7 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     };
   }
   const ppl::ArpaCorpus scored = ppl::score_arpa_text(*model, input, scoring, print_kenlm_line);
+  progress.finish();
   const ppl::PplStats& corpus = scored.totals;
 
   if (!o.kenlm_output) {
@@ -296,7 +310,9 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   const auto warn = [&](const std::string& warning) {
     if (++warnings <= 10) io.err << "evalcli: warning: " << warning << '\n';
   };
-  ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn);
+  Progress progress(io.err, o.output.quiet);
+  ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn, line_progress(progress, o.logprobs));
+  progress.finish();
   if (warnings > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warnings - 10);
   if (scored.system.segments == 0) throw input_error(fmt::format("{}: empty input: no documents to score", input.name()));
   const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);

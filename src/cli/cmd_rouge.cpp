@@ -12,6 +12,7 @@
 
 #include "cli/common.hpp"
 #include "cli/presentations.hpp"
+#include "cli/progress.hpp"
 #include "cli/metric_command.hpp"
 #include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
@@ -108,7 +109,12 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
   // Per-pair rows only where they are printed or resampled: the means come from
   // the exact totals (RougeScoreMetric::exact_totals), so memory stays constant.
   const bool keep_rows = needs_rows(o.output) || o.bootstrap > 0;
-  const auto results = compute_corpus_stats({&metric}, spec, keep_rows, {}, static_cast<unsigned>(o.output.threads));
+  std::vector<std::vector<SystemStats>> results;
+  {
+    Progress progress(io.err, o.output.quiet);
+    results = compute_corpus_stats({&metric}, spec, keep_rows, segment_progress(progress, spec),
+                                   static_cast<unsigned>(o.output.threads));
+  }
   if (metric.uses_ascii_tokenizer()) {
     warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), o.output.quiet, io);
   }
@@ -177,7 +183,12 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
     throw usage_error("-z (a file list) needs the list given as --rouge155-config FILE");
   }
   const CorpusSpec spec = make_corpus_spec(o.input, io.in);
-  const auto results = compute_corpus_stats({&metric}, spec, true, {}, static_cast<unsigned>(o.output.threads));
+  std::vector<std::vector<SystemStats>> results;
+  {
+    Progress progress(io.err, o.output.quiet);
+    results = compute_corpus_stats({&metric}, spec, true, segment_progress(progress, spec),
+                                   static_cast<unsigned>(o.output.threads));
+  }
   warn_rouge155(metric, o.output.quiet, io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
   record_test_set(spec, results[0], 0, o.output);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -611,6 +612,26 @@ void record_test_set(const CorpusSpec& spec, const std::vector<SystemStats>& sys
   }
 }
 
+namespace {
+
+// The segments a run of `spec` scores, from the first hypothesis file's lines; 0 = unknown.
+std::size_t segments_to_score(const CorpusSpec& spec) {
+  if (spec.hyp_paths.empty()) return 0;  // standard input
+  const std::size_t lines = count_lines_for_progress(spec.hyp_paths[0]);
+  if (lines <= spec.first_segment) return 0;
+  return std::min(lines - spec.first_segment, spec.segment_count);
+}
+
+}  // namespace
+
+std::function<void(std::size_t)> segment_progress(Progress& progress, const CorpusSpec& spec) {
+  if (!progress.enabled()) return {};  // nothing counted, nothing drawn
+  // The reader counts the lines of a --shard's earlier pieces too: the bar counts the piece's.
+  return [&progress, first = spec.first_segment, total = segments_to_score(spec)](std::size_t read) {
+    progress.update("scoring segments", read > first ? read - first : 0, total);
+  };
+}
+
 void run_metric_command(const Metric& metric, const InputOptions& input, const OutputOptions& output,
                         Streams& io, const Presentation* presentation, const StatsModel* sentence_metric,
                         const TextChecks* checks) {
@@ -623,8 +644,7 @@ void run_metric_command(const Metric& metric, const InputOptions& input, const O
   {
     Progress progress(io.err, output.quiet);
     results = compute_corpus_stats({&metric}, spec, needs_rows(output) || metric.corpus_score_needs_rows(),
-                                   [&](std::size_t done) { progress.update("scoring segments", done); },
-                                   static_cast<unsigned>(output.threads));
+                                   segment_progress(progress, spec), static_cast<unsigned>(output.threads));
   }
   if (checks != nullptr) {
     std::vector<std::string> names;

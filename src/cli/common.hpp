@@ -20,6 +20,7 @@
 namespace evalcli::cli {
 
 struct TextChecks;
+class Progress;
 
 struct InputOptions {
   std::vector<std::string> refs;             // -r FILE (repeatable)
@@ -194,6 +195,12 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
 
 // True when the output options need every segment's statistics kept.
 bool needs_rows(const OutputOptions& output);
+
+// What compute_corpus_stats calls after each segment to draw "scoring segments"
+// on `progress` (which must outlive the scoring), with the first hypothesis
+// file's line count as the total; empty (and nothing counted) when `progress`
+// is off: not a terminal, or -q.
+std::function<void(std::size_t)> segment_progress(Progress& progress, const CorpusSpec& spec);
 
 // Scores the input with `metric` and prints text or JSON as asked; with
 // `checks`, warnings about the text first (cli/text_warnings.hpp).

@@ -112,7 +112,8 @@ class CiderCorpusRun::Spill {
   std::string record_;
 };
 
-CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set)
+CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set,
+                               const ItemProgress& on_items)
     : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
   system_names_ = set.system_names;
   uniform_refs_ = set.uniform_refs();
@@ -144,12 +145,13 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
     corpus_->count_document(item.refs, item.hyps, &spill_->record());
     spill_->write_record();
     ids_.push_back(std::move(item.id));
+    if (on_items) on_items(ids_.size());
   }
   spill_->rewind();
 }
 
 CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
-                               std::size_t block_items)
+                               std::size_t block_items, const ItemProgress& on_items)
     : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
   ParallelReader reader(spec);
   system_names_ = reader.system_names();
@@ -186,6 +188,7 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
       spill_->write_record();
       ids_.push_back(std::to_string(ids_.size() + 1));
     }
+    if (on_items) on_items(ids_.size());
     refs.erase(refs.begin(), refs.begin() + static_cast<std::ptrdiff_t>(count));
     hyps.erase(hyps.begin(), hyps.begin() + static_cast<std::ptrdiff_t>(count));
   }
@@ -198,7 +201,7 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
 
 CiderCorpusRun::~CiderCorpusRun() = default;
 
-std::vector<SystemStats> CiderCorpusRun::system_stats() {
+std::vector<SystemStats> CiderCorpusRun::system_stats(const ItemProgress& on_items) {
   std::vector<SystemStats> systems(system_names_.size());
   for (std::size_t s = 0; s < systems.size(); ++s) {
     systems[s].system = system_names_[s];
@@ -212,6 +215,7 @@ std::vector<SystemStats> CiderCorpusRun::system_stats() {
       systems[s].rows.push_back({scores[s], 1.0});
       add_stats(systems[s].totals, systems[s].rows.back());
     }
+    if (on_items) on_items(i + 1);
   }
   for (auto& system : systems) system.segments = system.rows.size();
   return systems;

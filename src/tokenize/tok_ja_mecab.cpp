@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 
 #include "evalcli/core/error.hpp"
@@ -27,6 +28,19 @@ std::string dictionary_dir() {
   return chosen != nullptr && *chosen != '\0' ? chosen : kDictionaryDir;
 }
 
+// Why MeCab cannot start with `args`. MeCab 0.996's createTagger() drops the
+// reason (getLastError() is empty after it); createModel() keeps it
+// ("dictionary file is broken: DIR/sys.dic").
+std::string mecab_error(const std::string& args) {
+  std::unique_ptr<MeCab::Model> model(MeCab::createModel(args.c_str()));
+  std::string reason = MeCab::getLastError();
+  while (!reason.empty() && reason.back() == ' ') reason.pop_back();
+  // "viterbi.cpp(50) [check] ... dictionary.cpp(94) [check] what": the source trail is for MeCab's authors.
+  if (const std::size_t trail = reason.rfind("] "); trail != std::string::npos) reason.erase(0, trail + 2);
+  if (reason.empty()) return "no reason given (is the dictionary folder complete?)";
+  return reason;
+}
+
 class TokenizerJaMecab : public Tokenizer {
  public:
   TokenizerJaMecab() : dictionary_dir_(dictionary_dir()) {
@@ -43,8 +57,7 @@ class TokenizerJaMecab : public Tokenizer {
     const std::string args = "-r /dev/null -d " + dictionary_dir_ + " -Owakati";
     tagger_.reset(MeCab::createTagger(args.c_str()));
     if (!tagger_) {
-      throw Error(ExitCode::missing_resource,
-                  std::string("ja-mecab: cannot start MeCab: ") + MeCab::getTaggerError());
+      throw Error(ExitCode::missing_resource, "ja-mecab: cannot start MeCab: " + mecab_error(args));
     }
   }
 

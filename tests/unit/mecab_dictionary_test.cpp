@@ -64,3 +64,16 @@ TEST_CASE("ja-mecab: EVALCLI_MECAB_DICDIR without a dictionary is a missing reso
   CHECK(result.exit_code == 4);
   CHECK_THAT(result.err, Catch::Contains("EVALCLI_MECAB_DICDIR=/nonexistent/mecab-dic: no MeCab dictionary"));
 }
+
+TEST_CASE("ja-mecab: a corrupt dictionary is a missing resource with MeCab's own reason", "[tokenize][mecab][corrupt]") {
+  const TempFile ref("今日は良い天気です。\n");
+  const auto folder = copied_dictionary();
+  std::filesystem::resize_file(folder / "sys.dic", 1000);  // cut short: its header promises more
+  const ScopedEnv env("EVALCLI_MECAB_DICDIR", folder.string());
+  const CliResult result = run_cli({"bleu", "-tok", "ja-mecab", "-r", ref.path(), "-i", ref.path()});
+  CHECK(result.exit_code == 4);
+  // MeCab's message names the broken file; before, the reason after "cannot start MeCab: " was empty.
+  CHECK_THAT(result.err, Catch::Contains("cannot start MeCab: ") && Catch::Contains((folder / "sys.dic").string()));
+  CHECK_THAT(result.err, !Catch::Contains("cannot start MeCab: \n"));
+  std::filesystem::remove_all(folder);
+}

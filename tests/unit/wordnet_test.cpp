@@ -154,7 +154,8 @@ TEST_CASE("WordNet: bisected look-ups equal a plain reading of the files", "[wor
 
 TEST_CASE("WordNet: bisection over small hand-made files", "[wordnet]") {
   // Keys that are prefixes of each other, a repeated exception (the last line
-  // wins, as in NLTK's dict), a header, and files without a final newline.
+  // wins, as in NLTK's dict), a header, and empty files. (A file without a
+  // final newline is refused as truncated: corrupt_resources_test.cpp.)
   const fs::path dir = fs::temp_directory_path() / ("evalcli-wordnet-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   auto write = [&](const std::string& name, const std::string& text) { std::ofstream(dir / name) << text; };
@@ -163,7 +164,7 @@ TEST_CASE("WordNet: bisection over small hand-made files", "[wordnet]") {
                           "ab n 1 0 1 0 00000001\n"
                           "abc n 1 0 1 0 00000002\n"
                           "abcd n 2 1 @ 2 0 00000003 00000004\n"
-                          "b n 1 0 1 0 00000005");
+                          "b n 1 0 1 0 00000005\n");
   write("index.verb", "");
   write("index.adj", header);
   write("index.adv", "z r 1 0 1 0 00000009\n");
@@ -171,7 +172,7 @@ TEST_CASE("WordNet: bisection over small hand-made files", "[wordnet]") {
   write("data.verb", "");
   write("data.adj", "  1 WordNet 3.0 Copyright 2006 by Princeton University.\n");
   write("data.adv", "");
-  write("noun.exc", "abces abc\nabces ab\nbs b");
+  write("noun.exc", "abces abc\nabces ab\nbs b\n");
   write("verb.exc", "");
   write("adj.exc", "");
   write("adv.exc", "");

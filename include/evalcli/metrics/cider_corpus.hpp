@@ -10,6 +10,7 @@
 // document at a time. Plain text (files or standard input) is streamed in
 // blocks; captions read whole (JSONL, COCO) are freed after pass 1.
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,11 +24,15 @@ namespace evalcli {
 
 class CiderCorpusRun {
  public:
+  // Called with the number of items done so far (a progress display).
+  using ItemProgress = std::function<void(std::size_t items_done)>;
+
   // Pass 1 over captions read whole (tokenized in place, then freed).
-  CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set);
+  CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set,
+                 const ItemProgress& on_items = {});
   // Pass 1 over plain text read once, in blocks; `block_items` = items tokenized together.
   CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
-                 std::size_t block_items = kBlockItems);
+                 std::size_t block_items = kBlockItems, const ItemProgress& on_items = {});
   ~CiderCorpusRun();
   CiderCorpusRun(const CiderCorpusRun&) = delete;
   CiderCorpusRun& operator=(const CiderCorpusRun&) = delete;
@@ -43,7 +48,7 @@ class CiderCorpusRun {
   std::size_t uniform_refs() const { return uniform_refs_; }
 
   // Pass 2 (once): per system, the rows [score, 1] of its images.
-  std::vector<SystemStats> system_stats();
+  std::vector<SystemStats> system_stats(const ItemProgress& on_items = {});
 
  private:
   class Spill;

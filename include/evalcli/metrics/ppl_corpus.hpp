@@ -47,6 +47,8 @@ struct ArpaCorpusOptions {
   bool want_words = false;  // per-token scores for the observer
   // Sees every input line as read, before any tokenizer (the text checks).
   std::function<void(std::string_view line)> on_line;
+  // Called after each line is scored with the lines done so far (a progress display).
+  std::function<void(std::size_t lines_done)> on_scored;
 };
 
 // One scored line, shown to the caller's observer (KenLM's per-line output).
@@ -72,8 +74,10 @@ struct LogprobCorpus {
   std::vector<nlohmann::json> ids;
 };
 
-// Blank lines carry no document. `warn` receives each warning (positive log-probabilities).
+// Blank lines carry no document. `warn` receives each warning (positive log-probabilities);
+// `on_scored`, if given, the lines read so far after each line (a progress display).
 LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
-                                 const std::function<void(const std::string&)>& warn);
+                                 const std::function<void(const std::string&)>& warn,
+                                 const std::function<void(std::size_t lines_done)>& on_scored = {});
 
 }  // namespace evalcli::ppl

@@ -8,7 +8,9 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -107,18 +109,36 @@ int synset_id(const std::filesystem::path& path, std::size_t line, const std::st
   return id;
 }
 
-std::vector<std::string> read_lines(const std::filesystem::path& path, bool required) {
+// `whole_lines`: a last line without its line end is refused as a file cut
+// short (the synonym files, whose last id or form could be partial).
+std::vector<std::string> read_lines(const std::filesystem::path& path, bool required, bool whole_lines = false) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw resource_error(path, "a folder, not a METEOR resource file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (required) throw resource_error(path, "cannot open METEOR resource file");
     return {};
   }
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
+  std::string line;
+  while (std::getline(in, line)) {
+    if (whole_lines && in.eof()) throw resource_error(path, "truncated METEOR resource file: its last line has no line end");
     if (!line.empty() && line.back() == '\r') line.pop_back();  // Java readLine
     lines.push_back(std::move(line));
   }
+  if (in.bad()) throw resource_error(path, "read error");
   return lines;
+}
+
+// Files of line pairs (word, then its synset ids; base form, then its
+// inflected forms): an odd count means the file lost its last line.
+void check_line_pairs(const std::filesystem::path& path, const std::vector<std::string>& lines, const char* second) {
+  if (lines.size() % 2 != 0) {
+    throw Error(ExitCode::missing_resource,
+                fmt::format("{}:{}: '{}' has no {} line after it: a truncated file?", path.string(), lines.size(),
+                            lines.back(), second),
+                kResourcesHint);
+  }
 }
 
 std::u32string decode(std::string_view bytes) {
@@ -162,13 +182,16 @@ class SnowballStemmer {
 class SynonymDictionary {
  public:
   explicit SynonymDictionary(const std::filesystem::path& dir, const std::string& language) {
-    const auto exc = read_lines(dir / (language + ".exceptions"), true);
+    const auto exceptions_file = dir / (language + ".exceptions");
+    const auto exc = read_lines(exceptions_file, true, true);
+    check_line_pairs(exceptions_file, exc, "inflected forms");
     for (std::size_t i = 0; i + 1 < exc.size(); i += 2) {
       const std::u32string base = decode(exc[i]);
       for (auto& form : meteor15::string_tokenizer_split(decode(exc[i + 1]))) bases_[form].push_back(base);
     }
     const auto synsets_file = dir / (language + ".synsets");
-    const auto syn = read_lines(synsets_file, true);
+    const auto syn = read_lines(synsets_file, true, true);
+    check_line_pairs(synsets_file, syn, "synset ids");
     for (std::size_t i = 0; i + 1 < syn.size(); i += 2) {
       std::vector<int> ids;
       for (auto& id : meteor15::string_tokenizer_split(decode(syn[i + 1]))) {
@@ -236,20 +259,7 @@ constexpr std::size_t kMaxParaphraseTableBytes = std::size_t{2} << 30;
 class ParaphraseTable {
  public:
   explicit ParaphraseTable(const std::filesystem::path& path) {
-    gzFile file = gzopen(path.c_str(), "rb");  // reads plain text too
-    if (file == nullptr) throw resource_error(path, "cannot open paraphrase table");
-    std::string content;
-    char buffer[1 << 16];
-    int n;
-    const std::size_t limit = io::max_file_bytes(kMaxParaphraseTableBytes);
-    while ((n = gzread(file, buffer, sizeof buffer)) > 0) {
-      content.append(buffer, static_cast<std::size_t>(n));
-      if (content.size() > limit) {
-        gzclose(file);
-        io::throw_file_too_large(path.string(), limit);
-      }
-    }
-    gzclose(file);
+    const std::string content = read_table(path);
     std::vector<std::string_view> lines;
     std::size_t start = 0;
     while (start < content.size()) {
@@ -261,6 +271,7 @@ class ParaphraseTable {
       start = end + 1;
     }
     // Entries of three lines: probability, reference phrase, paraphrase.
+    check_entries(path, lines);
     nodes_.emplace_back();
     for (std::size_t i = 0; i + 2 < lines.size(); i += 3) {
       std::vector<int> ref, par;
@@ -277,6 +288,59 @@ class ParaphraseTable {
       }
       nodes_[node].emit.push_back(static_cast<int>(paraphrases_.size()));
       paraphrases_.push_back(std::move(par));
+    }
+  }
+
+  // The table's text, decompressed when it is gzip (zlib reads plain text as
+  // it is). A folder, a read error or damaged gzip data is refused: read as
+  // far as it goes, it would be a smaller table and other scores.
+  static std::string read_table(const std::filesystem::path& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) throw resource_error(path, "a folder, not a paraphrase table");
+    gzFile file = gzopen(path.c_str(), "rb");
+    if (file == nullptr) throw resource_error(path, "cannot open paraphrase table");
+    std::string content;
+    char buffer[1 << 16];
+    int n;
+    const std::size_t limit = io::max_file_bytes(kMaxParaphraseTableBytes);
+    while ((n = gzread(file, buffer, sizeof buffer)) > 0) {
+      content.append(buffer, static_cast<std::size_t>(n));
+      if (content.size() > limit) {
+        gzclose(file);
+        io::throw_file_too_large(path.string(), limit);
+      }
+    }
+    int code = Z_OK;
+    const char* message = gzerror(file, &code);
+    // Z_BUF_ERROR: the gzip stream ends early (gzread reports it as the end of the data).
+    const bool failed = n < 0 || (code != Z_OK && code != Z_STREAM_END);
+    const std::string reason = code == Z_ERRNO ? std::strerror(errno) : std::string(message != nullptr ? message : "");
+    gzclose(file);
+    if (failed) throw resource_error(path, fmt::format("cannot read the paraphrase table: {}", reason));
+    if (content.empty()) throw resource_error(path, "empty paraphrase table");
+    return content;
+  }
+
+  // Each entry: a probability (a number, as METEOR's Double.parseDouble reads it), then two
+  // lines of words; the last entry complete. Random bytes or a cut table fail here.
+  static void check_entries(const std::filesystem::path& path, const std::vector<std::string_view>& lines) {
+    const auto fail = [&](std::size_t line, const std::string& what) {
+      throw Error(ExitCode::missing_resource, fmt::format("{}:{}: {}", path.string(), line, what), kResourcesHint);
+    };
+    for (std::size_t i = 0; i < lines.size(); i += 3) {
+      std::string_view probability = lines[i];
+      while (!probability.empty() && static_cast<unsigned char>(probability.front()) <= ' ') probability.remove_prefix(1);
+      while (!probability.empty() && static_cast<unsigned char>(probability.back()) <= ' ') probability.remove_suffix(1);
+      double value = 0;
+      if (parse_finite_double(probability, value) != NumberProblem::ok) {
+        fail(i + 1, "not a paraphrase table: a probability was expected (entries are a probability, a phrase and its "
+                    "paraphrase, one line each)");
+      }
+      if (i + 2 >= lines.size()) fail(i + 1, "the last entry has no phrase or paraphrase line: a truncated table?");
+      for (std::size_t k = i + 1; k <= i + 2; ++k) {
+        std::u32string decoded;
+        if (utf8::decode(lines[k], decoded) != utf8::npos) fail(k + 1, "not a paraphrase table: invalid UTF-8");
+      }
     }
   }
 

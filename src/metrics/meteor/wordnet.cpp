@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/mapped_file.hpp"
@@ -23,11 +24,24 @@ Error missing_file(const std::filesystem::path& path, const std::string& what) {
   return Error(ExitCode::missing_resource, fmt::format("{}: {}", path.string(), what), kHint);
 }
 
+// A line of a WordNet file that does not parse: the database is damaged.
+Error corrupt_line(const std::filesystem::path& path, std::size_t line, const std::string& what) {
+  return Error(ExitCode::missing_resource, fmt::format("{}:{}: {}", path.string(), line, what), kHint);
+}
+
+// A file of lines cut short ends without its line end: a truncated download or
+// copy, whose missing lemmas or synsets would otherwise just be "not found".
+void check_not_truncated(const std::filesystem::path& path, std::string_view bytes) {
+  if (!bytes.empty() && bytes.back() != '\n') {
+    throw missing_file(path, "truncated WordNet file: its last line has no line end");
+  }
+}
+
 // A whole WordNet file mapped read-only (pages read when a look-up touches them).
 io::MappedFile map_wordnet_file(const std::filesystem::path& path) {
   io::MappedFile file;
   switch (file.open(path.string(), io::MappedFile::Readahead::on_demand)) {
-    case io::MappedFile::Status::mapped: return file;
+    case io::MappedFile::Status::mapped: check_not_truncated(path, file.bytes()); return file;
     case io::MappedFile::Status::cannot_open: throw missing_file(path, "cannot open WordNet file");
     case io::MappedFile::Status::cannot_stat: throw missing_file(path, "cannot read WordNet file");
     case io::MappedFile::Status::not_a_regular_file:  // a directory: mmap refuses it
@@ -57,11 +71,18 @@ class FieldReader {
   std::size_t at_ = 0;
 };
 
-// A decimal or hexadecimal field as a number; malformed data reads as 0.
-std::uint64_t parse_number(std::string_view field, int base = 10) {
+// A decimal or hexadecimal field as a number; nullopt unless the whole field is one.
+std::optional<std::uint64_t> parse_number(std::string_view field, int base = 10) {
   std::uint64_t value = 0;
-  std::from_chars(field.data(), field.data() + field.size(), value, base);
+  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value, base);
+  if (field.empty() || error != std::errc() || end != field.data() + field.size()) return std::nullopt;
   return value;
+}
+
+// The 1-based number of the line of `file` that `line` (a view into it) is.
+std::size_t line_number_of(std::string_view file, std::string_view line) {
+  const auto start = static_cast<std::size_t>(line.data() - file.data());
+  return static_cast<std::size_t>(std::count(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(start), '\n')) + 1;
 }
 
 std::string_view line_at(std::string_view file, std::size_t start) {
@@ -172,20 +193,24 @@ class SortedLineFile {
 
 // The synset offsets of an index line:
 // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
-void append_synset_offsets(std::string_view index_line, std::vector<std::uint64_t>& offsets) {
+// nullopt when the line is malformed (NLTK's reader refuses such a line too).
+std::optional<std::vector<std::uint64_t>> parse_synset_offsets(std::string_view index_line) {
   FieldReader fields(index_line);
   fields.next();
   fields.next();
-  const std::uint64_t n_synsets = parse_number(fields.next());
-  const std::string_view pointers = fields.next();
-  if (pointers.empty()) return;
-  const std::uint64_t skip = parse_number(pointers) + 2;  // the pointer symbols, sense_cnt, tagsense_cnt
-  for (std::uint64_t k = 0; k < skip; ++k) fields.next();
-  for (std::uint64_t k = 0; k < n_synsets; ++k) {
-    const std::string_view field = fields.next();
-    if (field.empty()) break;
-    offsets.push_back(parse_number(field));
+  const auto n_synsets = parse_number(fields.next());
+  const auto n_pointers = parse_number(fields.next());
+  if (!n_synsets || !n_pointers) return std::nullopt;
+  for (std::uint64_t k = 0; k < *n_pointers + 2; ++k) {  // the pointer symbols, sense_cnt, tagsense_cnt
+    if (fields.next().empty()) return std::nullopt;
   }
+  std::vector<std::uint64_t> offsets;
+  for (std::uint64_t k = 0; k < *n_synsets; ++k) {
+    const auto offset = parse_number(fields.next());
+    if (!offset) return std::nullopt;
+    offsets.push_back(*offset);
+  }
+  return offsets;
 }
 
 // The whitespace-separated fields of a data.* line before its gloss ('|'),
@@ -230,8 +255,12 @@ struct WordNet::Impl {
     std::unique_ptr<SortedLineFile> index;       // sorted by lemma
     std::unique_ptr<io::MappedFile> data;            // read at synset offsets
     std::unique_ptr<SortedLineFile> exceptions;  // "inflected base...", sorted by inflected form
+    std::filesystem::path index_path, data_path;  // for errors
   };
   std::array<PosFiles, 4> files;
+
+  // The offsets of an index line of `pos`; a malformed line is an error naming it.
+  void append_synset_offsets(Pos pos, std::string_view index_line, std::vector<std::uint64_t>& offsets) const;
 
   // The index.<pos> line of `lemma`, or empty.
   std::string_view index_line(std::string_view lemma, Pos pos) const {
@@ -244,7 +273,10 @@ struct WordNet::Impl {
     std::string_view index_line;
   };
   void morphy(std::string_view form, Pos pos, std::vector<Base>& bases) const;
-  void append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names) const;
+  // The lemma names of the synset at `offset`; an offset that misses its synset line is an
+  // error naming `lemma` and its `index_line` (when given).
+  void append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names, std::string_view lemma = {},
+                          std::string_view index_line = {}) const;
 };
 
 // NLTK's _morphy(form, pos); `bases` gets the results in NLTK's order.
@@ -294,19 +326,47 @@ void WordNet::Impl::morphy(std::string_view form, Pos pos, std::vector<Base>& ba
   }
 }
 
-void WordNet::Impl::append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names) const {
-  const std::string_view data = files[static_cast<int>(pos)].data->bytes();
-  if (offset >= data.size()) return;
+void WordNet::Impl::append_synset_offsets(Pos pos, std::string_view index_line, std::vector<std::uint64_t>& offsets) const {
+  const PosFiles& f = files[static_cast<int>(pos)];
+  const auto parsed = parse_synset_offsets(index_line);
+  if (!parsed) {
+    throw corrupt_line(f.index_path, line_number_of(f.index->view(), index_line),
+                       "malformed index line (its counts and synset offsets do not add up)");
+  }
+  offsets.insert(offsets.end(), parsed->begin(), parsed->end());
+}
+
+void WordNet::Impl::append_lemma_names(Pos pos, std::uint64_t offset, std::vector<std::string>& names,
+                                       std::string_view lemma, std::string_view index_line) const {
+  const PosFiles& f = files[static_cast<int>(pos)];
+  const std::string_view data = f.data->bytes();
+  // As NLTK: the line at the offset must start with the offset itself (8 digits), else the
+  // index and data files do not belong together (or one was cut short).
+  const bool lands = offset < data.size() && (offset == 0 || data[offset - 1] == '\n') &&
+                     FieldReader(line_at(data, offset)).next().size() == 8 &&
+                     parse_number(data.substr(offset, 8)) == offset;
+  if (!lands) {
+    const std::string given = index_line.empty() ? std::string()
+                                                 : fmt::format(" (given for '{}' at {}:{})", lemma, f.index_path.string(),
+                                                               line_number_of(f.index->view(), index_line));
+    throw missing_file(f.data_path, fmt::format("no synset line at byte offset {}{}: the index and data files do not "
+                                                "match, or one is truncated",
+                                                offset, given));
+  }
+  const auto malformed = [&] {
+    return corrupt_line(f.data_path, line_number_of(data, data.substr(offset)),
+                        "malformed synset line (its word count and words do not add up)");
+  };
   // offset lex_filenum ss_type w_cnt(hex) [word lex_id]... (pointers follow: not read)
   SynsetFieldReader fields(data, offset);
   fields.next();
   fields.next();
   fields.next();
-  const std::uint64_t count = parse_number(fields.next(), 16);
-  for (std::uint64_t k = 0; k < count; ++k) {
+  const auto count = parse_number(fields.next(), 16);
+  if (!count) throw malformed();
+  for (std::uint64_t k = 0; k < *count; ++k) {
     std::string_view name = fields.next();
-    if (name.empty()) break;
-    fields.next();  // lex_id
+    if (name.empty() || fields.next().empty()) throw malformed();  // a word, then its lex_id
     // NLTK: re.match(r"(.*?)(\(.*\))?$") drops a trailing "(...)" syntactic marker.
     if (name.back() == ')') {
       const std::size_t paren = name.find('(');
@@ -321,8 +381,10 @@ WordNet::WordNet(const std::filesystem::path& dir) : impl_(std::make_unique<Impl
   for (int p = 0; p < 4; ++p) {
     Impl::PosFiles& f = impl_->files[p];
     const std::string suffix = kPosFileSuffix[p];
-    f.index = std::make_unique<SortedLineFile>(dir / ("index." + suffix));
-    f.data = std::make_unique<io::MappedFile>(map_wordnet_file(dir / ("data." + suffix)));
+    f.index_path = dir / ("index." + suffix);
+    f.data_path = dir / ("data." + suffix);
+    f.index = std::make_unique<SortedLineFile>(f.index_path);
+    f.data = std::make_unique<io::MappedFile>(map_wordnet_file(f.data_path));
     f.exceptions = std::make_unique<SortedLineFile>(dir / (suffix + ".exc"));
   }
   // NLTK's get_version(): the number in "WordNet X.Y Copyright" of data.adj's header.
@@ -341,7 +403,7 @@ WordNet::~WordNet() = default;
 std::vector<std::uint64_t> WordNet::synset_offsets(std::string_view lemma, Pos pos) const {
   std::vector<std::uint64_t> offsets;
   const std::string_view line = impl_->index_line(lemma, pos);
-  if (!line.empty()) append_synset_offsets(line, offsets);
+  if (!line.empty()) impl_->append_synset_offsets(pos, line, offsets);
   return offsets;
 }
 
@@ -371,8 +433,8 @@ std::vector<std::string> WordNet::synonyms(std::string_view word) const {
     impl_->morphy(lemma, pos, bases);
     for (const auto& base : bases) {
       offsets.clear();
-      append_synset_offsets(base.index_line, offsets);
-      for (std::uint64_t offset : offsets) impl_->append_lemma_names(pos, offset, names);
+      impl_->append_synset_offsets(pos, base.index_line, offsets);
+      for (std::uint64_t offset : offsets) impl_->append_lemma_names(pos, offset, names, base.form, base.index_line);
     }
   }
   return names;

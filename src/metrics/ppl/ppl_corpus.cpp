@@ -63,13 +63,15 @@ ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const Arpa
     ++corpus.system.segments;
     if (options.keep_rows) corpus.system.rows.push_back(std::move(row));
     if (observe) observe(ArpaLine{input.line_number(), scored, words, kenlm_unterminated});
+    if (options.on_scored) options.on_scored(input.line_number());
   }
   corpus.system.system = input.name();
   return corpus;
 }
 
 LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
-                                 const std::function<void(const std::string&)>& warn) {
+                                 const std::function<void(const std::string&)>& warn,
+                                 const std::function<void(std::size_t lines_done)>& on_scored) {
   LogprobCorpus corpus;
   corpus.system.totals.assign(7, 0.0);
   std::vector<std::string> warnings;
@@ -77,6 +79,7 @@ LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
   std::string_view line;
   bool terminated = true;
   while (input.next(line, terminated)) {
+    if (on_scored && input.line_number() > 1) on_scored(input.line_number() - 1);  // the lines before this one
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
     const DocumentScore doc = score_document(line, base, where, warnings);
@@ -90,6 +93,7 @@ LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
     }
     for (; warned < warnings.size(); ++warned) warn(warnings[warned]);
   }
+  if (on_scored) on_scored(input.line_number());
   corpus.system.system = input.name();
   return corpus;
 }
