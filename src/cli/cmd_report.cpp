@@ -194,7 +194,7 @@ std::vector<ScoredMetric> score_segment_metrics(std::vector<ScoredMetric> metric
   {
     Progress progress(io.err, o.output.quiet);
     results = compute_corpus_stats(segment_metrics, spec, keep_rows,
-                                   [&](std::size_t done) { progress.update("scoring segments", done); },
+                                   segment_progress(progress, spec),
                                    static_cast<unsigned>(o.output.threads));
   }
   for (std::size_t m = 0; m < metrics.size(); ++m) metrics[m].systems = std::move(results[m]);

@@ -23,8 +23,10 @@ def lines(path):
 for out in (f"{work}/segments.tsv", f"{work}/segments.jsonl"):
     subprocess.run([evalcli, "report", "-q", "-m", "bleu", "chrf", "-r", ref, "-i", *systems, "--segments-out", out],
                    check=True, stdout=subprocess.DEVNULL)
-tsv = pd.read_csv(f"{work}/segments.tsv", sep="\t", keep_default_na=False, na_values=[""])
-jsonl = pd.read_json(f"{work}/segments.jsonl", lines=True, dtype=False)
+# float_precision="round_trip": pandas' default C float parser can be an ulp off
+tsv = pd.read_csv(f"{work}/segments.tsv", sep="\t", keep_default_na=False, na_values=[""], float_precision="round_trip")
+# precise_float: the same for pandas' JSON float parser
+jsonl = pd.read_json(f"{work}/segments.jsonl", lines=True, dtype=False, precise_float=True)
 assert list(tsv.columns) == list(jsonl.columns), (list(tsv.columns), list(jsonl.columns))
 assert len(tsv) == len(lines(ref)), len(tsv)
 assert list(tsv["ref"]) == lines(ref) == list(jsonl["ref"])
