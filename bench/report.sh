@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 bench/make_distinct_corpus.sh "$shared/ref.A.de" "$work/ref" 10
 systems=()
-for system in Online-B JDExploreAcademy Online-A; do
+for system in Online-B JDExploreAcademy OpenNMT; do
   bench/make_distinct_corpus.sh "$shared/hyp.$system.de" "$work/$system" 10
   systems+=("$work/$system")
 done

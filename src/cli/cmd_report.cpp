@@ -461,6 +461,16 @@ void check_report_options(const ReportOptions& o) {
 
 bool wants_segments(const ReportOptions& o) { return !o.segments_out.empty() || !o.html_out.empty(); }
 
+// Segment rows are kept where something reads them: resampling, --stats, the
+// segment export and HTML, the JSON table (each cell's sentence-score
+// distribution), and corpus scores that are a mean of rows. A plain table of
+// 20k segments then needs memory for the totals only.
+bool keeps_rows(const ReportOptions& o, const BuiltMetrics& built) {
+  if (wants_segments(o) || needs_rows(o.output) || o.table_format == "json") return true;
+  return std::any_of(built.segment.begin(), built.segment.end(),
+                     [](const ScoredMetric& scored) { return scored.model->corpus_score_needs_rows(); });
+}
+
 void run_report(ReportOptions o, Streams& io) {
   check_report_options(o);
   check_outputs(o.output, {{"--segments-out", o.segments_out}, {"--html", o.html_out}});
@@ -476,9 +486,8 @@ void run_report(ReportOptions o, Streams& io) {
   } else if (!o.output.quiet) {
     scan_while_reading(spec, scan);
   }
-  // Rows kept for every metric: each cell describes its sentence scores (mean, stdev, n).
   const bool segment_metrics = !built.segment.empty();
-  std::vector<ScoredMetric> metrics = score_segment_metrics(std::move(built.segment), spec, o, /*keep_rows=*/true, io);
+  std::vector<ScoredMetric> metrics = score_segment_metrics(std::move(built.segment), spec, o, keeps_rows(o, built), io);
   std::size_t segments = metrics.empty() ? 0 : metrics[0].systems[0].segments;
   for (auto& [definition, values] : built.cider) {
     metrics.push_back(score_cider(*definition, values, spec, nrefs));
