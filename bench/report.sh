@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (issue 22): `evalcli report` of 5 metrics x 3 systems on WMT22 en-de repeated to 20,370
 # distinct lines, against the 5 single-metric commands run one after another on the same files.
-# Prints wall and CPU time (median of EVALCLI_RUNS=3 runs) and peak RSS of each, the ratio
+# Prints CPU time (median of EVALCLI_RUNS=5 runs; bench/lib.sh) and peak RSS of each, the ratio
 # (target: the report no slower than the sum; faster where the inputs are read once), and checks
 # that every score the report prints is the one the single command prints.
 #
@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=../shared/corpora/wmt22/en-de
 evalcli=./build/evalcli
-runs=${EVALCLI_RUNS:-3}
+source bench/lib.sh
+runs=$EVALCLI_RUNS
 metrics=(bleu chrf ter rouge meteor)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -22,29 +23,14 @@ for system in Online-B JDExploreAcademy OpenNMT; do
   systems+=("$work/$system")
 done
 
-# measure CMD... -> "wall cpu rss_kb" (medians over $runs runs)
-measure() {
-  local rows=$work/rows
-  : > "$rows"
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" < /dev/null > /dev/null 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
-    awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$work/time" >> "$rows"
-  done
-  local column
-  for column in 1 2 3; do
-    sort -n -k$column,$column "$rows" | awk -v n="$runs" -v c=$column 'NR == int((n + 1) / 2) {printf "%s ", $c}'
-  done
-  echo
-}
-
 singles() {
   for metric in "${metrics[@]}"; do "$evalcli" "$metric" -q -r "$work/ref" -i "${systems[@]}" -j 1; done
 }
 export -f singles
 export evalcli work
-read -r ws cs rs < <(measure bash -c "$(declare -p metrics systems); $(declare -f singles); singles")
-read -r wr cr rr < <(measure "$evalcli" report -q -m "${metrics[@]}" -r "$work/ref" -i "${systems[@]}" -j 1)
-read -r wj cj rj < <(measure "$evalcli" report -q -m "${metrics[@]}" -r "$work/ref" -i "${systems[@]}")
+read -r cs rs < <(bench_measure "$runs" /dev/null bash -c "$(declare -p metrics systems); $(declare -f singles); singles")
+read -r cr rr < <(bench_measure "$runs" /dev/null "$evalcli" report -q -m "${metrics[@]}" -r "$work/ref" -i "${systems[@]}" -j 1)
+read -r cj rj < <(bench_measure "$runs" /dev/null "$evalcli" report -q -m "${metrics[@]}" -r "$work/ref" -i "${systems[@]}")
 
 # The numbers: each single command's JSON score equals the report's cell.
 "$evalcli" report -q -m "${metrics[@]}" -r "$work/ref" -i "${systems[@]}" -f json > "$work/table.json"
@@ -67,8 +53,8 @@ for row in table["rows"]:
 print(f"scores identical to the single commands: {checked} of {checked} cells")
 PY
 echo "5 metrics (${metrics[*]}) x 3 systems x 20,370 segments; median of $runs runs; load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-34s %8s %8s %9s\n' case wall cpu "rss KB"
-printf '%-34s %8s %8s %9s\n' "5 single commands (-j 1), summed" "$ws" "$cs" "$rs (max)"
-printf '%-34s %8s %8s %9s\n' "report -j 1" "$wr" "$cr" "$rr"
-printf '%-34s %8s %8s %9s\n' "report (every core)" "$wj" "$cj" "$rj"
-awk -v s="$ws" -v r="$wr" -v j="$wj" 'BEGIN {printf "report -j 1: %.2fx the sum of the single commands; every core: %.2fx\n", s / r, s / j}'
+printf '%-34s %8s %9s\n' case "cpu s" "rss KB"
+printf '%-34s %8s %9s\n' "5 single commands (-j 1), summed" "$cs" "$rs (max)"
+printf '%-34s %8s %9s\n' "report -j 1" "$cr" "$rr"
+printf '%-34s %8s %9s\n' "report (every core)" "$cj" "$rj"
+awk -v s="$cs" -v r="$cr" 'BEGIN {printf "CPU: the single commands take %.2fx the report'"'"'s (-j 1)\n", s / r}'

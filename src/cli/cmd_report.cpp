@@ -544,7 +544,13 @@ void add_report_command(CLI::App& app, Streams& io) {
   add_option_specs(cmd, shared_text_specs(), o->shared);
   for (const MetricDefinition* definition : metric_definitions()) {
     auto& values = o->metric_values[definition->command];
+    const std::size_t before = cmd->get_options().size();
     add_option_specs(cmd, report_specs(*definition), values, definition->command);
+    // The help lists each metric's options under its own heading.
+    const auto options = cmd->get_options();
+    for (std::size_t i = before; i < options.size(); ++i) {
+      const_cast<CLI::Option*>(options[i])->group("Options of -m " + definition->command);
+    }
   }
   cmd->callback([o, &io] {
     ReportOptions options = *o;
