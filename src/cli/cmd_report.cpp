@@ -254,6 +254,8 @@ ScoredMetric read_external_scores(const std::string& given, const std::vector<st
   return scored;
 }
 
+bool wants_segments(const ReportOptions& o) { return !o.segments_out.empty() || !o.html_out.empty(); }
+
 // Builds each -m metric: segment metrics (scored later in one pass) and CIDEr's corpus scorer.
 struct BuiltMetrics {
   std::vector<ScoredMetric> segment;
@@ -289,8 +291,10 @@ BuiltMetrics build_metrics(const ReportOptions& o, std::size_t nrefs) {
     scored.command = command;
     scored.definition = definition;
     scored.model = std::move(model);
-    auto sentence_model = definition->build(values, BuildContext{.sentence_level = true});
-    if (sentence_model->signature() != scored.model->signature()) scored.sentence_model = std::move(sentence_model);
+    if (wants_segments(o)) {  // built only when sentence scores are shown: METEOR's build reads WordNet
+      auto sentence_model = definition->build(values, BuildContext{.sentence_level = true});
+      if (sentence_model->signature() != scored.model->signature()) scored.sentence_model = std::move(sentence_model);
+    }
     scored.nrefs = nrefs;
     scored.default_width = definition->default_width;
     scored.higher_is_better = definition->higher_is_better;
@@ -459,7 +463,6 @@ void check_report_options(const ReportOptions& o) {
   if (!o.segments_out.empty()) segment_export_format(o.segments_out);  // a usage error for an unknown extension
 }
 
-bool wants_segments(const ReportOptions& o) { return !o.segments_out.empty() || !o.html_out.empty(); }
 
 // Segment rows are kept where something reads them: resampling, --stats, the
 // segment export and HTML, the JSON table (each cell's sentence-score
