@@ -85,8 +85,12 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   }
   // [metric]: the batch's rows, segment by segment, system by system.
   std::vector<std::vector<double>> rows(metrics.size());
-  const bool parallel = std::all_of(metrics.begin(), metrics.end(), [](const Metric* m) { return m->scales_with_threads(); });
-  WorkerPool pool(parallel ? threads : 1);
+  // Metrics that do not scale with threads (a shared locked cache: NLTK METEOR)
+  // score a whole batch as one task, beside the others' chunks of segments:
+  // one thread for them, every thread for the rest (evalcli report mixes both).
+  std::vector<std::size_t> chunked, whole_batch;
+  for (std::size_t m = 0; m < metrics.size(); ++m) (metrics[m]->scales_with_threads() ? chunked : whole_batch).push_back(m);
+  WorkerPool pool(chunked.empty() && whole_batch.size() <= 1 ? 1 : threads);
   // Two batches: with several threads the next one is read while this one is scored.
   Batch batches[2];
   std::size_t current = 0;
@@ -110,18 +114,21 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
       }
     }
     for (std::size_t m = 0; m < metrics.size(); ++m) rows[m].assign(batch.size * systems * stat_counts[m], 0.0);
-    const std::size_t tasks = (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
-    pool.for_each(tasks, [&](std::size_t task) {
-      const std::size_t end = std::min(batch.size, (task + 1) * kSegmentsPerTask);
-      // Metric by metric over the task's segments: each metric's tables stay in
-      // cache (evalcli report scores five metrics in one pass).
-      for (std::size_t m = 0; m < metrics.size(); ++m) {
-        for (std::size_t i = task * kSegmentsPerTask; i < end; ++i) {
-          for (std::size_t s = 0; s < systems; ++s) {
-            metrics[m]->segment_stats(batch.hyps[i][s], batch.refs[i], &rows[m][(i * systems + s) * stat_counts[m]]);
-          }
+    // Metric by metric over a range of segments: each metric's tables stay in cache.
+    const auto score_range = [&](std::size_t m, std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) {
+        for (std::size_t s = 0; s < systems; ++s) {
+          metrics[m]->segment_stats(batch.hyps[i][s], batch.refs[i], &rows[m][(i * systems + s) * stat_counts[m]]);
         }
       }
+    };
+    // Tasks: first one per whole-batch metric, then the chunks of the others.
+    const std::size_t chunks = chunked.empty() ? 0 : (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
+    pool.for_each(whole_batch.size() + chunks, [&](std::size_t task) {
+      if (task < whole_batch.size()) return score_range(whole_batch[task], 0, batch.size);
+      const std::size_t chunk = task - whole_batch.size();
+      const std::size_t end = std::min(batch.size, (chunk + 1) * kSegmentsPerTask);
+      for (const std::size_t m : chunked) score_range(m, chunk * kSegmentsPerTask, end);
     });
     // In segment order, as a single loop would add them: the totals do not depend on the threads.
     for (std::size_t i = 0; i < batch.size; ++i) {
