@@ -3,6 +3,8 @@
 // shard), or reads the new scores from `--current FILE` (what CIDEr, PPL and
 // METEOR 1.5 need), and exits 5 when the score dropped by more than --max-drop
 // or, with --significance, significantly (paired bootstrap over the shards' rows).
+// Two tables of `evalcli report` (evalcli-table/1) are compared cell by cell:
+// every row by label, every system by name (docs/report.md, "CI gates over a table").
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -223,10 +225,8 @@ void add_report_entry(const nlohmann::json& report, const std::string& path, std
   }
 }
 
-// Reads a JSON report (--json-out; a list of them, several metrics included),
-// SacreBLEU's `-f json` output, or a --stats-out shard: one Scores per metric.
-// `role` ("baseline", "current") names it in errors.
-std::vector<Scores> read_score_sets(const std::string& path, const std::string& role) {
+// Reads a JSON document; `role` ("baseline", "current") names it in errors.
+nlohmann::json read_json_document(const std::string& path, const std::string& role) {
   nlohmann::json doc;
   const std::string text = io::read_whole_file(path);
   // nlohmann::json reads a NUL as the end of the text: what follows it would be ignored.
@@ -238,8 +238,24 @@ std::vector<Scores> read_score_sets(const std::string& path, const std::string& 
   } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a number beyond double
     throw input_error(fmt::format("{}: {} is not JSON ({})", path, role, e.what()));
   }
+  return doc;
+}
+
+// A table of `evalcli report` (docs/report.md), which check compares only with another table.
+constexpr const char* kTableSchema = "evalcli-table/1";
+
+[[noreturn]] void refuse_mixing(const std::string& table_path, const std::string& other_path) {
+  throw usage_error(fmt::format("{} is a table of evalcli report ({}) but {} is not: check compares a table with "
+                                "another table, a single-metric report with another report",
+                                table_path, kTableSchema, other_path));
+}
+
+// The scores of a JSON report (--json-out; a list of them, several metrics
+// included), SacreBLEU's `-f json` output, or a --stats-out shard: one Scores per metric.
+std::vector<Scores> score_sets_from(const nlohmann::json& doc, const std::string& path, const std::string& role) {
   const nlohmann::json& first = doc.is_array() && !doc.empty() ? doc[0] : doc;
   const std::string schema = stats::json_schema(first);
+  if (schema == kTableSchema) refuse_mixing(path, role == "current" ? "the baseline" : "the current file");
   if (schema == stats::kShardSchema) {
     const stats::Shard shard = stats::read_shard(path);
     const auto metric = metric_from_signature(shard.metric, shard.signature);
@@ -260,6 +276,10 @@ std::vector<Scores> read_score_sets(const std::string& path, const std::string& 
   std::vector<Scores> sets;
   for (const auto& report : doc.is_array() ? doc : nlohmann::json::array({doc})) add_report_entry(report, path, sets);
   return sets;
+}
+
+std::vector<Scores> read_score_sets(const std::string& path, const std::string& role) {
+  return score_sets_from(read_json_document(path, role), path, role);
 }
 
 // Re-scores -r/-i with the baseline's metric, rebuilt from its signature.
@@ -390,6 +410,28 @@ std::vector<ComparedScore> scores_to_compare(const std::string& metric_name, con
   return scores;
 }
 
+// The verdict on one score: "BLEU sys: 27.3 -> 26.1 (change -1.2)", and why it failed.
+struct DropVerdict {
+  std::string text;
+  bool failed = false;
+};
+
+DropVerdict judge_drop(const std::string& label, const std::string& system, double before, double now,
+                       double allowed, bool higher, int width) {
+  const double drop = higher ? before - now : now - before;
+  DropVerdict verdict;
+  verdict.text = fmt::format("{} {}: {} -> {} (change {:+.{}f})", label, system, format_fixed(before, width),
+                             format_fixed(now, width), now - before, width);
+  // NaN never passes: a comparison with NaN is false, so test it first.
+  verdict.failed = std::isnan(before) || std::isnan(now) || drop > allowed;
+  if (std::isnan(before) || std::isnan(now)) {
+    verdict.text += "; a score is not a number";
+  } else if (verdict.failed) {
+    verdict.text += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
+  }
+  return verdict;
+}
+
 // Compares one metric's baseline and new scores, printing a verdict per
 // system and score component; returns the failed verdicts.
 std::vector<std::string> check_metric(const Scores& baseline, const Scores& current, const CheckOptions& o,
@@ -426,16 +468,9 @@ std::vector<std::string> check_metric(const Scores& baseline, const Scores& curr
       const double allowed = max_drop ? max_drop->for_baseline(score.before)
                                       : (significance ? std::numeric_limits<double>::infinity() : 0.0);
       const double drop = higher ? score.before - score.now : score.now - score.before;
-      std::string verdict = fmt::format("{} {}: {} -> {} (change {:+.{}f})", score.label, now.name,
-                                        format_fixed(score.before, width), format_fixed(score.now, width),
-                                        score.now - score.before, width);
-      // NaN never passes: a comparison with NaN is false, so test it first.
-      bool failed = std::isnan(score.before) || std::isnan(score.now) || drop > allowed;
-      if (std::isnan(score.before) || std::isnan(score.now)) {
-        verdict += "; a score is not a number";
-      } else if (failed) {
-        verdict += fmt::format("; worse by {} > allowed {}", format_fixed(drop, width), format_fixed(allowed, width));
-      }
+      const DropVerdict judged = judge_drop(score.label, now.name, score.before, score.now, allowed, higher, width);
+      std::string verdict = judged.text;
+      bool failed = judged.failed;
       if (significance) {
         if (before.rows.size() != now.rows.size()) {
           throw input_error(fmt::format("{}: baseline has {} segments, the new output {}", o.baseline,
@@ -458,6 +493,184 @@ std::vector<std::string> check_metric(const Scores& baseline, const Scores& curr
   return failures;
 }
 
+// Several failed verdicts: exit 5 with the first, and how many there were.
+void fail_if_any(const std::vector<std::string>& failures, const std::string& baseline_path) {
+  if (failures.empty()) return;
+  throw Error(ExitCode::check_failed, fmt::format("check failed against {}: {}", baseline_path, failures.front()),
+              failures.size() > 1 ? fmt::format("({} scores failed)", failures.size()) : "");
+}
+
+// ---------------------------------------------------------------- tables of `evalcli report`
+
+// One row of a table: a score (a metric, a ROUGE type, external --scores) for every system.
+struct TableRow {
+  std::string label, metric, metric_name, signature;
+  bool higher_is_better = true;
+  int width = 2;
+  std::map<std::string, double> scores;  // by system; NaN where the table holds null (JSON's NaN) or no score
+};
+
+struct Table {
+  std::size_t segments = 0;
+  std::string version;
+  std::vector<std::string> systems;
+  std::vector<TableRow> rows;
+  const TableRow* find(const std::string& label) const {
+    for (const TableRow& row : rows) {
+      if (row.label == label) return &row;
+    }
+    return nullptr;
+  }
+};
+
+TableRow read_table_row(const nlohmann::json& row, const std::vector<std::string>& systems) {
+  TableRow read;
+  read.label = row.at("label").get<std::string>();
+  read.metric = row.at("metric").get<std::string>();
+  read.metric_name = row.value("metric_name", std::string());
+  read.signature = row.at("signature").get<std::string>();
+  read.higher_is_better = row.at("higher_is_better").get<bool>();
+  read.width = row.at("width").get<int>();
+  for (const std::string& system : systems) read.scores[system] = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& cell : row.at("cells")) {
+    const std::string system = cell.at("system").get<std::string>();
+    if (!read.scores.count(system)) {
+      throw input_error(fmt::format("row '{}' has a cell of '{}', which is not in \"systems\"", read.label, system));
+    }
+    const auto score = cell.find("score");
+    if (score != cell.end() && !score->is_null()) read.scores[system] = score->get<double>();
+  }
+  return read;
+}
+
+Table read_table(const nlohmann::json& doc, const std::string& path) {
+  Table table;
+  try {
+    table.segments = doc.at("segments_total").get<std::size_t>();
+    table.version = doc.value("version", std::string());
+    table.systems = doc.at("systems").get<std::vector<std::string>>();
+    for (const auto& row : doc.at("rows")) {
+      TableRow read = read_table_row(row, table.systems);
+      if (table.find(read.label) != nullptr) {
+        throw input_error(fmt::format("two rows are labelled '{}': rows are matched by label", read.label));
+      }
+      table.rows.push_back(std::move(read));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw input_error(fmt::format("{}: bad table: {}", path, e.what()));
+  } catch (const Error& e) {
+    throw Error(e.code(), fmt::format("{}: bad table: {}", path, e.what()));
+  }
+  return table;
+}
+
+// The fields of a row's signature that decide its scores. Left out: the
+// resampling settings (bs:, ar:, seed: change intervals and p-values, not
+// scores), the evalcli version (a note, as for reports: the components carry
+// their own versions), and for external --scores the files' sha256 (new
+// scores come in new files; their label, field and aggregation still count).
+std::string row_scoring_fields(const TableRow& row, const std::string& path) {
+  std::vector<std::string> kept;
+  try {
+    for (const SignatureField& field : parse_signature(row.signature)) {
+      if (field.key == "bs" || field.key == "ar" || field.key == "seed" || field.key == "version") continue;
+      if (row.metric == "scores" && field.key == "sha256") continue;
+      kept.push_back(field.key + ":" + field.value);
+    }
+  } catch (const Error& e) {
+    throw input_error(fmt::format("{}: row '{}': {}", path, row.label, e.what()));
+  }
+  return fmt::format("{}", fmt::join(kept, "|"));
+}
+
+// Refuses tables that do not hold the same scores of the same systems on the same test set.
+void check_tables_comparable(const Table& baseline, const Table& current, const CheckOptions& o, Notes& notes) {
+  if (baseline.segments != current.segments) {
+    throw usage_error(fmt::format("{}: the baseline was scored on {} segments, the new output on {}: not the same test set",
+                                  o.baseline, baseline.segments, current.segments));
+  }
+  std::vector<std::string> before = baseline.systems, now = current.systems;
+  std::sort(before.begin(), before.end());
+  std::sort(now.begin(), now.end());
+  if (before != now) {
+    throw usage_error(fmt::format("{} has the systems {} but {} has {} (systems are matched by name: give both "
+                                  "reports the same --names)",
+                                  o.baseline, fmt::join(baseline.systems, ", "), o.current, fmt::join(current.systems, ", ")));
+  }
+  auto refuse_unmatched = [](const Table& from, const Table& in, const std::string& from_path, const std::string& in_path) {
+    for (const TableRow& row : from.rows) {
+      if (in.find(row.label) == nullptr) {
+        throw input_error(fmt::format("{} has a row '{}' that {} has not (rows are matched by label)", from_path,
+                                      row.label, in_path));
+      }
+    }
+  };
+  refuse_unmatched(baseline, current, o.baseline, o.current);
+  refuse_unmatched(current, baseline, o.current, o.baseline);
+  for (const TableRow& row : baseline.rows) {
+    const TableRow& other = *current.find(row.label);
+    const std::string expected = row_scoring_fields(row, o.baseline), got = row_scoring_fields(other, o.current);
+    if (expected != got || row.metric != other.metric) {
+      throw usage_error(fmt::format("{}: row '{}': signatures differ in {}: the scores are not comparable", o.baseline,
+                                    row.label, stats::signature_difference(expected, got)));
+    }
+    if (row.higher_is_better != other.higher_is_better) {
+      throw usage_error(fmt::format("{}: row '{}': higher_is_better differs: the scores are not comparable", o.baseline,
+                                    row.label));
+    }
+  }
+  notes.say("a table records the number of segments, not the references' content: only that is compared");
+  if (baseline.version != current.version) {
+    notes.say(fmt::format("{} was made by {}, {} by {}; every other signature field is the same, so the scores "
+                          "compare",
+                          o.baseline, baseline.version, o.current, current.version));
+  }
+}
+
+// Compares every cell of two tables, printing a verdict per row and system; returns the failed verdicts.
+std::vector<std::string> check_table_cells(const Table& baseline, const Table& current, const CheckOptions& o,
+                                           const Thresholds& thresholds, Streams& io) {
+  std::vector<std::string> failures;
+  for (const TableRow& row : baseline.rows) {
+    const TableRow& other = *current.find(row.label);
+    const MetricDefinition* definition = metric_definition_for_name(row.metric_name);  // null for --scores
+    for (const std::string& system : baseline.systems) {
+      const double before = row.scores.at(system), now = other.scores.at(system);
+      const auto& max_drop = thresholds.max_drop;
+      if (max_drop && !o.allow_large_drop && std::isfinite(before)) {
+        refuse_large_drop(*max_drop, before, definition, row.label);
+      }
+      const double allowed = max_drop ? max_drop->for_baseline(before) : 0.0;
+      const DropVerdict verdict =
+          judge_drop(row.label, system, before, now, allowed, row.higher_is_better, o.width.value_or(row.width));
+      if (verdict.failed) failures.push_back(verdict.text);
+      io.out << (verdict.failed ? "FAIL " : "ok   ") << verdict.text << "\n";
+    }
+  }
+  return failures;
+}
+
+// `--baseline TABLE --current TABLE`: every row (by label) and system (by name) of two `evalcli report` tables.
+void check_tables(const nlohmann::json& baseline_doc, const CheckOptions& o, const Thresholds& thresholds, Streams& io) {
+  if (o.current.empty()) {
+    throw usage_error(fmt::format("{} is a table of evalcli report: give the new run's table as --current "
+                                  "(check does not re-score a report from -r/-i)",
+                                  o.baseline));
+  }
+  if (thresholds.significance) {
+    throw usage_error("--significance needs segment statistics, which a table of evalcli report has not: check a "
+                      "metric's --stats-out shards for it");
+  }
+  const nlohmann::json current_doc = read_json_document(o.current, "current");
+  if (stats::json_schema(current_doc) != kTableSchema) refuse_mixing(o.baseline, o.current);
+  const Table baseline = read_table(baseline_doc, o.baseline);
+  const Table current = read_table(current_doc, o.current);
+  if (baseline.rows.empty()) throw input_error(fmt::format("{}: the table has no rows: nothing to check", o.baseline));
+  Notes notes(io);
+  check_tables_comparable(baseline, current, o, notes);
+  fail_if_any(check_table_cells(baseline, current, o, thresholds, io), o.baseline);
+}
+
 void run_check(const CheckOptions& o, Streams& io) {
   // Thresholds first: a bad one is a usage error before any file is read.
   Thresholds thresholds;
@@ -467,8 +680,10 @@ void run_check(const CheckOptions& o, Streams& io) {
   if (!o.current.empty() && (!o.input.refs.empty() || !o.input.positional_refs.empty() || !o.input.hyps.empty())) {
     throw usage_error("--current and -r/-i cannot be combined: --current already holds the new scores");
   }
+  const nlohmann::json baseline_doc = read_json_document(o.baseline, "baseline");
+  if (stats::json_schema(baseline_doc) == kTableSchema) return check_tables(baseline_doc, o, thresholds, io);
   // Every metric of the baseline is checked (a report of `evalcli sacrebleu -m bleu chrf ter`).
-  const std::vector<Scores> baselines = read_score_sets(o.baseline, "baseline");
+  const std::vector<Scores> baselines = score_sets_from(baseline_doc, o.baseline, "baseline");
   const std::vector<Scores> current_sets = o.current.empty() ? std::vector<Scores>{} : read_score_sets(o.current, "current");
   std::vector<std::string> failures;
   Notes notes(io);
@@ -477,11 +692,7 @@ void run_check(const CheckOptions& o, Streams& io) {
     const std::vector<std::string> failed = check_metric(baseline, current, o, thresholds, notes, io);
     failures.insert(failures.end(), failed.begin(), failed.end());
   }
-  if (!failures.empty()) {
-    throw Error(ExitCode::check_failed,
-                fmt::format("check failed against {}: {}", o.baseline, failures.front()),
-                failures.size() > 1 ? fmt::format("({} scores failed)", failures.size()) : "");
-  }
+  fail_if_any(failures, o.baseline);
 }
 
 }  // namespace
