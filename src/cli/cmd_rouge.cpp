@@ -11,6 +11,7 @@
 #include <set>
 
 #include "cli/common.hpp"
+#include "cli/text_warnings.hpp"
 #include "cli/presentations.hpp"
 #include "cli/progress.hpp"
 #include "cli/metric_command.hpp"
@@ -54,13 +55,7 @@ void take_values(RougeCommandOptions& o) {
 }
 
 void warn_if_mostly_non_ascii(std::size_t chars, std::size_t non_ascii, bool quiet, Streams& io) {
-  if (quiet || chars == 0 || non_ascii * 2 <= chars) return;
-  io.err << fmt::format(
-      "evalcli: warning: {:.0f}% of the non-space characters are non-ASCII, and the default ROUGE tokenizer keeps "
-      "only ASCII letters and digits: scores would be near 0 and meaningless.\n"
-      "hint: give the language (--lang zh, --lang ja) or use --tokenize zh-char (Chinese characters), zh-jieba "
-      "(Chinese words), ja-mecab, intl or char; -q silences this\n",
-      100.0 * static_cast<double>(non_ascii) / static_cast<double>(chars));
+  if (!quiet) io.err << rouge_ascii_warning(chars, non_ascii);
 }
 
 // ROUGE-1.5.5 runs: what the Perl script does silently, or where it dies and evalcli goes on.

@@ -34,4 +34,14 @@ void print_text_warnings(const TextScan& scan, const TextChecks& checks, const s
   }
 }
 
+std::string rouge_ascii_warning(std::size_t chars, std::size_t non_ascii) {
+  if (chars == 0 || non_ascii * 2 <= chars) return "";
+  return fmt::format(
+      "evalcli: warning: {:.0f}% of the non-space characters are non-ASCII, and the default ROUGE tokenizer keeps "
+      "only ASCII letters and digits: scores would be near 0 and meaningless.\n"
+      "hint: give the language (--lang zh, --lang ja) or use --tokenize zh-char (Chinese characters), zh-jieba "
+      "(Chinese words), ja-mecab, intl or char; -q silences this\n",
+      100.0 * static_cast<double>(non_ascii) / static_cast<double>(chars));
+}
+
 }  // namespace evalcli::cli

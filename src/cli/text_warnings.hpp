@@ -27,4 +27,8 @@ void scan_while_reading(CorpusSpec& spec, TextScan& scan);
 void print_text_warnings(const TextScan& scan, const TextChecks& checks, const std::vector<std::string>& system_names,
                          bool quiet, std::ostream& err);
 
+// ROUGE's default tokenizer keeps only ASCII letters and digits: the warning
+// when most of the `chars` non-space characters seen are not ASCII ("" otherwise).
+std::string rouge_ascii_warning(std::size_t chars, std::size_t non_ascii);
+
 }  // namespace evalcli::cli

@@ -156,3 +156,26 @@ TEST_CASE("report: options go to their metric, shared text options to every metr
   const auto plain = Json::parse(run_cli(with(fixture_args(), {"-m", "bleu", "-f", "json"})).out);
   CHECK(named["rows"][0]["cells"][1]["score"] == plain["rows"][0]["cells"][1]["score"]);
 }
+
+TEST_CASE("report: text warnings as the single commands print them, each once", "[report]") {
+  const std::string ref = temp_path("zh.ref"), hyp = temp_path("zh.hyp");
+  std::ofstream(ref) << "今天天气很好。\n我们去公园散步吧。\n";
+  std::ofstream(hyp) << "今天天气不错。\n我们去公园走走吧。\n";
+  const auto result = run_cli({"report", "-m", "bleu", "chrf", "rouge", "-r", ref, "-i", hyp});
+  REQUIRE(result.exit_code == 0);
+  // BLEU's 13a meets unspaced Chinese (chrF counts characters: no warning); ROUGE's ASCII tokenizer.
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = result.err.find(needle); at != std::string::npos; at = result.err.find(needle, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("tokenizer 13a splits only at spaces") == 1);
+  CHECK(count("the default ROUGE tokenizer keeps only ASCII") == 1);
+  CHECK(run_cli({"report", "-m", "bleu", "rouge", "-q", "-r", ref, "-i", hyp}).err.empty());
+  // With a Chinese tokenizer for every metric that has --tokenize, none.
+  const auto segmented = run_cli({"report", "-m", "bleu", "rouge", "--tokenize", "zh-char", "-r", ref, "-i", hyp});
+  CHECK(segmented.exit_code == 0);
+  CHECK(segmented.err.find("warning") == std::string::npos);
+  fs::remove(ref);
+  fs::remove(hyp);
+}
