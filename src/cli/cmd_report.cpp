@@ -27,6 +27,7 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/core/version.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/cider_corpus.hpp"
@@ -93,17 +94,15 @@ std::vector<OptionSpec> report_specs(const MetricDefinition& definition) {
   return specs;
 }
 
-std::vector<std::string> split_metric_list(const std::vector<std::string>& given) {
-  std::vector<std::string> metrics;
+// "bleu,chrf" and "bleu chrf" alike: every comma-separated piece of every value, empty ones dropped.
+std::vector<std::string> comma_separated(const std::vector<std::string>& given) {
+  std::vector<std::string> pieces;
   for (const auto& item : given) {
-    std::size_t start = 0;
-    while (start <= item.size()) {
-      const std::size_t comma = std::min(item.find(',', start), item.size());
-      if (comma > start) metrics.push_back(item.substr(start, comma - start));
-      start = comma + 1;
+    for (const std::string_view piece : split(item, ',')) {
+      if (!piece.empty()) pieces.emplace_back(piece);
     }
   }
-  return metrics;
+  return pieces;
 }
 
 // A metric's option values: its own prefixed flags, then the shared text options it has.
@@ -234,7 +233,7 @@ ScoredMetric read_external_scores(const std::string& given, const std::vector<st
     if (field.empty()) throw usage_error(fmt::format("--scores '{}': an empty JSONL field after ':'", given));
   }
   check_score_label(label);
-  const std::vector<std::string> files = split_metric_list({given.substr(equals + 1)});
+  const std::vector<std::string> files = comma_separated({given.substr(equals + 1)});
   if (files.size() != systems.size()) {
     throw usage_error(fmt::format("--scores {}: {} files for {} systems (one file per -i system, comma-separated)",
                                   label, files.size(), systems.size()));
@@ -403,7 +402,7 @@ void add_rows(const ScoredMetric& scored, const ReportOptions& o, Json& rows, Pr
   }
 }
 
-Json statistics_header(const ReportOptions& o, const std::vector<std::string>& systems, Json& table) {
+void add_statistics_header(const ReportOptions& o, const std::vector<std::string>& systems, Json& table) {
   const stats::Seed seed = stats::resolve_seed(o.output.seed);
   const bool paired = o.output.paired_bs || o.output.paired_ar;
   table["baseline"] = paired ? Json(systems[0]) : Json();
@@ -416,7 +415,6 @@ Json statistics_header(const ReportOptions& o, const std::vector<std::string>& s
   }
   table["sentence_stats"] = o.output.stats;  // --stats: the tables show each row's sentence scores too
   table["confidence"] = o.output.confidence ? Json{{"resamples", o.output.confidence_n}, {"seed", seed.text}} : Json();
-  return table;
 }
 
 std::string quoted_argument(const std::string& arg) {
@@ -440,7 +438,7 @@ Json make_table(const std::vector<ScoredMetric>& metrics, const std::vector<std:
   table["version"] = evalcli_version_tag();
   table["segments_total"] = segments;
   table["systems"] = systems;
-  statistics_header(o, systems, table);
+  add_statistics_header(o, systems, table);
   Json rows = Json::array();
   std::optional<SegmentContext> context;
   if (texts != nullptr) context.emplace(SegmentContext{length_buckets(texts->references)});
@@ -566,7 +564,7 @@ void add_report_command(CLI::App& app, Streams& io) {
   }
   cmd->callback([o, &io] {
     ReportOptions options = *o;
-    options.metrics = split_metric_list(o->metrics);
+    options.metrics = comma_separated(o->metrics);
     run_report(std::move(options), io);
   });
 }
