@@ -139,10 +139,12 @@ void run_cider(MetricRun& run, Streams& io) {
     df_field = cider_df_field(*loaded_df);
     loaded_df.reset();
   }
-  if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), cider_signature_fields(options, *pipeline, df_field));
+  // The statistics model of pass 2's per-image scores (it prints the signature).
+  const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
+  if (given) check_rebuilt_signature(*given, cider_display_name(options.variant), metric.signature());
   if (!o.save_df_path.empty()) {
     write_output(io, o.save_df_path,
-                 serialize_document_frequencies(corpus.document_frequencies(pipeline->tokenizer().id())));
+                 serialize_document_frequencies(corpus.document_frequencies(metric.pipeline().tokenizer().id())));
   }
 
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The
@@ -150,7 +152,6 @@ void run_cider(MetricRun& run, Streams& io) {
   // options work on them as on any metric's.
   const std::vector<SystemStats> systems = inputs->system_stats(pass_progress(progress, kPass2, inputs->ids().size()));
   progress.finish();
-  const Cider metric(options, std::move(pipeline), std::make_shared<CiderDocumentFrequencies>(), df_field);
   const auto presentation = cider_presentation(corpus.documents(), inputs->ids());
   const std::size_t nrefs = inputs->uniform_refs() > 0 ? inputs->uniform_refs() : kVariableRefs;
   report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());

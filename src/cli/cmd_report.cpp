@@ -303,22 +303,15 @@ BuiltMetrics build_metrics(const ReportOptions& o, std::size_t nrefs) {
   return built;
 }
 
-// The text warnings of every metric, each distinct warning once, and
-// rouge-score's about text its ASCII tokenizer cannot see, as `evalcli rouge` prints it.
-void print_warnings(const TextScan& scan, const std::vector<TextChecks>& checks, const std::vector<ScoredMetric>& metrics,
-                    const std::vector<std::string>& systems, const ReportOptions& o, Streams& io) {
+// The text warnings of every metric, each distinct warning once.
+void print_warnings(const TextScan& scan, const std::vector<TextChecks>& checks, const std::vector<std::string>& systems,
+                    const ReportOptions& o, Streams& io) {
   if (o.output.quiet) return;
   std::set<std::string> printed;
   for (const auto& check : checks) {
     std::ostringstream text;
     print_text_warnings(scan, check, systems, o.output.quiet, text);
     if (!text.str().empty() && printed.insert(text.str()).second) io.err << text.str();
-  }
-  for (const auto& scored : metrics) {
-    const auto* rouge = dynamic_cast<const RougeScoreMetric*>(scored.model.get());
-    if (rouge != nullptr && rouge->uses_ascii_tokenizer()) {
-      io.err << rouge_ascii_warning(rouge->chars_seen(), rouge->non_ascii_alnum_seen());
-    }
   }
 }
 
@@ -513,7 +506,7 @@ void run_report(ReportOptions o, Streams& io) {
     for (std::size_t s = 0; s < scored.systems.size(); ++s) scored.systems[s].system = systems[s];
   }
   for (const auto& given : o.scores) metrics.push_back(read_external_scores(given, systems, segments));
-  print_warnings(scan, built.checks, metrics, systems, o, io);
+  print_warnings(scan, built.checks, systems, o, io);
 
   Json table = make_table(metrics, systems, segments, o, wants_segments(o) ? &texts : nullptr, io);
   if (!o.segments_out.empty()) {

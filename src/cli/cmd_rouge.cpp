@@ -101,6 +101,9 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
   }
   CorpusSpec spec = make_corpus_spec(o.input, io.in);
   const std::size_t whole_segments = select_shard(spec, o.output);
+  TextScan scan;
+  const TextChecks checks{.ascii_only_tokenizer = metric.uses_ascii_tokenizer()};
+  if (!o.output.quiet) scan_while_reading(spec, scan);  // -q prints no warning
   // Per-pair rows only where they are printed or resampled: the means come from
   // the exact totals (RougeScoreMetric::exact_totals), so memory stays constant.
   const bool keep_rows = needs_rows(o.output) || o.bootstrap > 0;
@@ -110,9 +113,7 @@ void run_rouge_score(RougeCommandOptions o, const RougeScoreOptions& options, co
     results = compute_corpus_stats({&metric}, spec, keep_rows, segment_progress(progress, spec),
                                    static_cast<unsigned>(o.output.threads));
   }
-  if (metric.uses_ascii_tokenizer()) {
-    warn_if_mostly_non_ascii(metric.chars_seen(), metric.non_ascii_alnum_seen(), o.output.quiet, io);
-  }
+  print_text_warnings(scan, checks, {}, o.output.quiet, io.err);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
   record_test_set(spec, results[0], whole_segments, o.output);
   RougeScoreReport report;

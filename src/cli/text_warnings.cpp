@@ -8,6 +8,7 @@ TextChecks text_checks(const MetricDefinition& definition, const OptionValues& v
   TextChecks checks;
   if (definition.word_tokenizer) checks.word_tokenizer = definition.word_tokenizer(values);
   checks.tokenized_periods = definition.tokenized_period_warning && !values.flag("force");
+  checks.ascii_only_tokenizer = definition.ascii_only_tokenizer && definition.ascii_only_tokenizer(values);
   return checks;
 }
 
@@ -22,6 +23,7 @@ void print_text_warnings(const TextScan& scan, const TextChecks& checks, const s
                          bool quiet, std::ostream& err) {
   if (quiet) return;
   if (!checks.word_tokenizer.empty()) err << unspaced_text_warning(scan, checks.word_tokenizer);
+  if (checks.ascii_only_tokenizer) err << rouge_ascii_warning(scan.non_space_characters(), scan.non_ascii_characters());
   if (!checks.tokenized_periods) return;
   for (std::size_t s = 0; s < system_names.size(); ++s) {
     const std::size_t periods = scan.tokenized_periods(s);

@@ -15,6 +15,7 @@ namespace evalcli::cli {
 struct TextChecks {
   std::string word_tokenizer;      // the tokenizer splitting words ("" = no unspaced-text check)
   bool tokenized_periods = false;  // BLEU without --force
+  bool ascii_only_tokenizer = false;  // ROUGE's own tokenizers: warn about mostly non-ASCII text
 };
 
 // What to check for a metric run with these option values.

@@ -269,32 +269,9 @@ BleuScore Bleu::compute(std::span<const Stat> stats) const {
   return result;
 }
 
-std::string Bleu::signature() const {
-  const auto& tok = pipeline_->tokenizer();
-  std::string smooth = bleu_smoothing_name(options_.smoothing);
-  if (options_.smoothing == BleuSmoothing::floor || options_.smoothing == BleuSmoothing::add_k) {
-    smooth += fmt::format("[{:.2f}]", smooth_value());
-  }
-  std::string sig = fmt::format("case:{}|eff:{}|tok:{}|smooth:{}", options_.text.lowercase ? "lc" : "mixed",
-                                options_.effective_order ? "yes" : "no", tok.id(), smooth);
-  if (options_.max_ngram_order != 4) sig += fmt::format("|order:{}", options_.max_ngram_order);
-  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
-  if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;  // dict:, icu:
-  return sig;
-}
+std::string Bleu::signature() const { return print_signature(bleu_definition(), *this); }
 
-std::vector<SacrebleuField> Bleu::sacrebleu_fields() const {
-  const auto& tok = pipeline_->tokenizer();
-  std::string smooth = bleu_smoothing_name(options_.smoothing);
-  if (options_.smoothing == BleuSmoothing::floor || options_.smoothing == BleuSmoothing::add_k) {
-    smooth += fmt::format("[{:.2f}]", smooth_value());
-  }
-  const std::string tok_name = tok.sacrebleu_name().empty() ? tok.id() : tok.sacrebleu_name();
-  return {{"case", "c", options_.text.lowercase ? "lc" : "mixed"},
-          {"eff", "e", options_.effective_order ? "yes" : "no"},
-          {"tok", "tok", tok_name},
-          {"smooth", "s", smooth}};
-}
+std::vector<SacrebleuField> Bleu::sacrebleu_fields() const { return print_sacrebleu_fields(bleu_definition(), *this); }
 
 nlohmann::json Bleu::details(std::span<const Stat> stats) const {
   const BleuScore s = compute(stats);
@@ -318,6 +295,14 @@ void apply_smooth_field(const std::string& value, OptionValues& values) {
   values.set("smooth-value", number);
 }
 
+// "exp", or the method with its value in effect: "floor[0.10]".
+std::string smooth_field(const Bleu& bleu) {
+  std::string smooth = bleu_smoothing_name(bleu.options().smoothing);
+  const BleuSmoothing method = bleu.options().smoothing;
+  if (method == BleuSmoothing::floor || method == BleuSmoothing::add_k) smooth += fmt::format("[{:.2f}]", bleu.smooth_value());
+  return smooth;
+}
+
 std::unique_ptr<StatsModel> build_bleu(const OptionValues& values, const BuildContext& context) {
   BleuOptions bleu;
   bleu.text = pipeline_options(values, "13a");
@@ -333,7 +318,8 @@ std::unique_ptr<StatsModel> build_bleu(const OptionValues& values, const BuildCo
 
 MetricDefinition make_bleu_definition() {
   const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): 13a, intl, zh, char, none, ja-mecab, ...; default 13a",
-                             .language = true};
+                             .language = true,
+                             .pipeline = pipeline_of<Bleu>()};
   MetricDefinition d;
   d.command = "bleu";
   d.summary = "BLEU (SacreBLEU-compatible numbers)";
@@ -356,22 +342,35 @@ MetricDefinition make_bleu_definition() {
                         .default_text = "4",
                         .min = 1,
                         .max = 16,
-                        .signature_key = "order"},
+                        .signature_key = "order",
+                        .print = field_printer<Bleu>([](const Bleu& b) -> std::optional<std::string> {
+                          if (b.options().max_ngram_order == 4) return std::nullopt;  // SacreBLEU's, not printed
+                          return std::to_string(b.options().max_ngram_order);
+                        })},
                        {.name = "effective-order",
                         .kind = OptionKind::flag,
                         .help = "stop at the highest order the hypothesis has",
                         .signature_key = "eff",
-                        .signature_short_key = "e"},
+                        .signature_short_key = "e",
+                        .print = field_printer<Bleu>([](const Bleu& b) { return flag_value(b.options().effective_order); })},
                        {.name = "force",
                         .kind = OptionKind::flag,
                         .help = "no warning about hypotheses ending in a tokenized period (as SacreBLEU's)",
                         .role = OptionRole::no_effect},
                    });
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back({"smooth", "s", apply_smooth_field});
+  d.signature_keys.push_back({"smooth", "s", apply_smooth_field, field_printer<Bleu>(smooth_field)});
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
                                 if (value != "BLEU") throw usage_error(fmt::format("signature is for {}, not BLEU", value));
                               }});
+  d.signature_layout = {"case", "eff", "tok", "smooth", "order", "norm", "dict", "icu"};
+  d.sacrebleu_layout = {{"case", "c"},
+                        {"eff", "e"},
+                        {"tok", "tok", field_printer<Bleu>([](const Bleu& b) {
+                           const Tokenizer& tok = b.pipeline().tokenizer();
+                           return tok.sacrebleu_name().empty() ? tok.id() : tok.sacrebleu_name();
+                         })},
+                        {"smooth", "s"}};
   d.build = build_bleu;
   d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "13a"); };
   d.tokenized_period_warning = true;

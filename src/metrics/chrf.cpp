@@ -443,26 +443,9 @@ double Chrf::score_float32(std::span<const float> stats) const {
   return chrf_f_score(stats, num_orders(), options_.beta, options_.eps_smoothing);
 }
 
-std::vector<SacrebleuField> Chrf::sacrebleu_fields() const {
-  return {{"case", "c", options_.lowercase ? "lc" : "mixed"},
-          {"eff", "e", options_.eps_smoothing ? "no" : "yes"},
-          {"nc", "nc", std::to_string(options_.char_order)},
-          {"nw", "nw", std::to_string(options_.word_order)},
-          {"space", "s", options_.whitespace ? "yes" : "no"}};
-}
+std::vector<SacrebleuField> Chrf::sacrebleu_fields() const { return print_sacrebleu_fields(chrf_definition(), *this); }
 
-std::string Chrf::signature() const {
-  std::string sig = fmt::format("case:{}|eff:{}|nc:{}|nw:{}|space:{}|beta:{}", options_.lowercase ? "lc" : "mixed",
-                                options_.eps_smoothing ? "no" : "yes", options_.char_order, options_.word_order,
-                                options_.whitespace ? "yes" : "no", options_.beta);
-  if (!options_.tokenizer.empty()) {
-    const auto& tok = pipeline_->tokenizer();
-    sig += fmt::format("|tok:{}|{}:{}", tok.id(), kChrfTokenizedField, kChrfTokenizedValue);
-    if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;  // dict:, icu:
-  }
-  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
-  return sig;
-}
+std::string Chrf::signature() const { return print_signature(chrf_definition(), *this); }
 
 // ---------------------------------------------------------------- definition
 
@@ -484,6 +467,15 @@ void apply_metric_name(const std::string& name, OptionValues& values) {
   if (digits > 0) values.set("chrf-beta", std::to_string(integer_in_range("signature: chrF beta", name.substr(4, digits), 0, 1000)));
   if (plus.size() > 100) throw usage_error(fmt::format("signature: the word order of '{}' is outside 0..100", name));
   if (!plus.empty()) values.set("chrf-word-order", std::to_string(plus.size()));
+}
+
+// A field printed only when chrF scores tokenized text (--tokenize).
+template <class Get>
+FieldPrinter when_tokenized(Get get) {
+  return field_printer<Chrf>([get](const Chrf& c) -> std::optional<std::string> {
+    if (c.options().tokenizer.empty()) return std::nullopt;
+    return get(c);
+  });
 }
 
 std::unique_ptr<StatsModel> build_chrf(const OptionValues& values, const BuildContext&) {
@@ -516,7 +508,8 @@ MetricDefinition make_chrf_definition() {
   const TextOptionSpecs text{
       .tokenize_help =
           "tokenize first and score the tokens joined by spaces (default: the line as SacreBLEU scores it)",
-      .language = true};  // -l picks nothing: SacreBLEU's chrF scores characters whatever the language
+      .language = true,  // -l picks nothing: SacreBLEU's chrF scores characters whatever the language
+      .pipeline = pipeline_of<Chrf>()};
   MetricDefinition d;
   d.command = "chrf";
   d.summary = "chrF / chrF++ (SacreBLEU-compatible numbers)";
@@ -530,7 +523,8 @@ MetricDefinition make_chrf_definition() {
        .max = 100,
        .sacrebleu_alias = "-cc",
        .signature_key = "nc",
-       .signature_short_key = "n"},
+       .signature_short_key = "n",
+       .print = field_printer<Chrf>([](const Chrf& c) { return std::to_string(c.options().char_order); })},
       {.name = "chrf-word-order",
        .kind = OptionKind::integer,
        .help = "word n-gram order (-cw; 2 = chrF++)",
@@ -538,25 +532,29 @@ MetricDefinition make_chrf_definition() {
        .min = 0,
        .max = 100,
        .sacrebleu_alias = "-cw",
-       .signature_key = "nw"},
+       .signature_key = "nw",
+       .print = field_printer<Chrf>([](const Chrf& c) { return std::to_string(c.options().word_order); })},
       {.name = "chrf-beta",
        .kind = OptionKind::integer,
        .help = "recall weight beta",
        .default_text = "2",
        .min = 0,
        .max = 1000,
-       .signature_key = "beta"},
+       .signature_key = "beta",
+       .print = field_printer<Chrf>([](const Chrf& c) { return std::to_string(c.options().beta); })},
       {.name = "chrf-whitespace",
        .kind = OptionKind::flag,
        .help = "keep whitespace in character n-grams",
        .signature_key = "space",
-       .signature_short_key = "s"},
+       .signature_short_key = "s",
+       .print = field_printer<Chrf>([](const Chrf& c) { return flag_value(c.options().whitespace); })},
       {.name = "chrf-eps-smoothing",
        .kind = OptionKind::flag,
        .help = "chrF++.py/NLTK epsilon smoothing instead of effective-order averaging",
        .signature_key = "eff",
        .signature_short_key = "e",
-       .flag_words = {"no", "yes"}},
+       .flag_words = {"no", "yes"},
+       .print = field_printer<Chrf>([](const Chrf& c) { return flag_value(c.options().eps_smoothing); })},
   };
   for (auto& spec : text_option_specs(text)) {
     if (spec.name == "lowercase") spec.aliases = {"--chrf-lowercase"};
@@ -564,13 +562,19 @@ MetricDefinition make_chrf_definition() {
   }
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.push_back({"metric", "", apply_metric_name});
-  d.signature_keys.push_back({kChrfTokenizedField, "", [](const std::string& value, OptionValues& values) {
+  d.signature_keys.push_back({kChrfTokenizedField, "",
+                              [](const std::string& value, OptionValues& values) {
                                 if (value != kChrfTokenizedValue) {
                                   throw usage_error(
                                       fmt::format("signature: unknown {} value '{}'", kChrfTokenizedField, value));
                                 }
                                 values.set(kTokenizedTextRead, "yes");
-                              }});
+                              },
+                              when_tokenized([](const Chrf&) { return std::string(kChrfTokenizedValue); })});
+  // tok: only when --tokenize is given (SacreBLEU's chrF has no tokenizer).
+  d.find_signature_key("tok")->print = when_tokenized([](const Chrf& c) { return c.pipeline().tokenizer().id(); });
+  d.signature_layout = {"case", "eff", "nc", "nw", "space", "beta", "tok", kChrfTokenizedField, "dict", "icu", "norm"};
+  d.sacrebleu_layout = {{"case", "c"}, {"eff", "e"}, {"nc", "nc"}, {"nw", "nw"}, {"space", "s"}};
   d.build = build_chrf;
   return d;
 }

@@ -738,18 +738,8 @@ double Cider::corpus_score(const SystemStats& system) const {
   return numpy_mean(scores);
 }
 
-std::string Cider::signature() const { return cider_signature_fields(options_, *pipeline_, df_field_); }
-
-std::string cider_signature_fields(const CiderOptions& options, const TextPipeline& pipeline,
-                                   const std::string& df_field) {
-  std::string sig = fmt::format("variant:{}|n:{}", cider_variant_name(options.variant), options.max_n);
-  if (options.variant == CiderVariant::cider_d) sig += fmt::format("|sigma:{}", options.sigma);
-  sig += fmt::format("|df:{}|tok:{}", df_field, pipeline.tokenizer().id());
-  if (const std::string extra = pipeline.tokenizer().signature_fields(); !extra.empty()) sig += "|" + extra;
-  if (pipeline.lowercase()) sig += "|case:lc";
-  if (pipeline.has_normalizers()) sig += "|norm:" + pipeline.normalizer_chain_id();
-  return sig;
-}
+// "variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1[|case:lc][|norm:...]"
+std::string Cider::signature() const { return print_signature(cider_definition(), *this); }
 
 // ---------------------------------------------------------------- definition
 
@@ -778,7 +768,9 @@ std::unique_ptr<StatsModel> build_cider(const OptionValues& values, const BuildC
 MetricDefinition make_cider_definition() {
   const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, zh, char, ja-mecab, ...",
                              .language = true,
-                             .language_alias = "--lang"};
+                             .language_alias = "--lang",
+                             .pipeline = pipeline_of<Cider>(),
+                             .case_when_mixed = false};
   MetricDefinition d;
   d.command = "cider";
   d.summary = "CIDEr-D (pycocoevalcap) and original CIDEr (vrama91/cider)";
@@ -799,19 +791,25 @@ MetricDefinition make_cider_definition() {
                        {.name = "variant",
                         .help = "cider-d (pycocoevalcap, default) or cider (original, vrama91)",
                         .choices = {"cider-d", "cider"},
-                        .signature_key = "variant"},
+                        .signature_key = "variant",
+                        .print = field_printer<Cider>([](const Cider& c) { return std::string(cider_variant_name(c.options().variant)); })},
                        {.name = "ngram-order",
                         .kind = OptionKind::integer,
                         .help = "n-gram orders 1..N",
                         .default_text = "4",
                         .min = 1,
                         .max = 16,
-                        .signature_key = "n"},
+                        .signature_key = "n",
+                        .print = field_printer<Cider>([](const Cider& c) { return std::to_string(c.options().max_n); })},
                        {.name = "sigma",
                         .kind = OptionKind::real,
                         .help = "CIDEr-D length-penalty sigma",
                         .default_text = "6",
-                        .signature_key = "sigma"},
+                        .signature_key = "sigma",
+                        .print = field_printer<Cider>([](const Cider& c) -> std::optional<std::string> {
+                          if (c.options().variant != CiderVariant::cider_d) return std::nullopt;  // CIDEr-D's only
+                          return fmt::format("{}", c.options().sigma);
+                        })},
                        {.name = "df",
                         .help = "document frequencies from FILE (written by --save-df) instead of the references",
                         .role = OptionRole::resource},
@@ -820,7 +818,9 @@ MetricDefinition make_cider_definition() {
                         .role = OptionRole::no_effect},
                    });
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back({"df", "", [](const std::string& value, OptionValues& values) { values.set(kDfRead, value); }});
+  d.signature_keys.push_back({"df", "", [](const std::string& value, OptionValues& values) { values.set(kDfRead, value); },
+                              field_printer<Cider>([](const Cider& c) { return c.df_field(); })});
+  d.signature_layout = {"variant", "n", "sigma", "df", "tok", "dict", "icu", "case", "norm"};
   d.build = build_cider;
   d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "ptb"); };
   d.shard_problem = cider_shard_problem;

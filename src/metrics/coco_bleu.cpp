@@ -179,14 +179,7 @@ std::vector<double> CocoBleu::scores(std::span<const Stat> stats) const {
 
 double CocoBleu::score(std::span<const Stat> stats) const { return scores(stats).back(); }
 
-std::string CocoBleu::signature() const {
-  const Tokenizer& tok = pipeline_->tokenizer();
-  std::string sig = fmt::format("compat:pycocoevalcap-1.2|n:{}|reflen:closest|tok:{}", max_order_, tok.id());
-  if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;
-  if (pipeline_->lowercase()) sig += "|case:lc";
-  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
-  return sig;
-}
+std::string CocoBleu::signature() const { return print_signature(coco_bleu_definition(), *this); }
 
 nlohmann::json CocoBleu::details(std::span<const Stat> stats) const {
   nlohmann::json out = nlohmann::json::object();
@@ -201,10 +194,6 @@ nlohmann::json CocoBleu::details(std::span<const Stat> stats) const {
 
 namespace {
 
-void require_value(const std::string& key, const std::string& value, const std::string& expected) {
-  if (value != expected) throw usage_error(fmt::format("Bleu: signature field {}:{} is not {}", key, value, expected));
-}
-
 std::unique_ptr<StatsModel> build_coco_bleu(const OptionValues& values, const BuildContext&) {
   auto pipeline = std::make_unique<TextPipeline>(pipeline_options(values, "ptb"));
   check_signature_tokenizer_fields(values, pipeline->tokenizer());
@@ -212,7 +201,9 @@ std::unique_ptr<StatsModel> build_coco_bleu(const OptionValues& values, const Bu
 }
 
 MetricDefinition make_coco_bleu_definition() {
-  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, ..."};
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, ...",
+                             .pipeline = pipeline_of<CocoBleu>(),
+                             .case_when_mixed = false};
   MetricDefinition d;
   d.command = "coco-bleu";
   d.summary = "Bleu_1..4 of pycocoevalcap (COCO captions; not SacreBLEU's BLEU)";
@@ -225,20 +216,19 @@ MetricDefinition make_coco_bleu_definition() {
                 .default_text = "4",
                 .min = 1,
                 .max = CocoBleu::kMaxOrder,
-                .signature_key = "n"}};
+                .signature_key = "n",
+                .print = field_printer<CocoBleu>([](const CocoBleu& b) { return std::to_string(b.max_order()); })}};
   const auto shared = text_option_specs(text);
   d.options.insert(d.options.end(), shared.begin(), shared.end());
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back({"compat", "", [](const std::string& value, OptionValues&) {
-                                require_value("compat", value, "pycocoevalcap-1.2");
-                              }});
-  d.signature_keys.push_back(
-      {"reflen", "", [](const std::string& value, OptionValues&) { require_value("reflen", value, "closest"); }});
+  d.signature_keys.push_back(fixed_signature_key("Bleu", "compat", "pycocoevalcap-1.2"));
+  d.signature_keys.push_back(fixed_signature_key("Bleu", "reflen", "closest"));
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
                                 if (value.rfind("Bleu_", 0) != 0) {
                                   throw usage_error(fmt::format("signature is for {}, not pycocoevalcap's Bleu", value));
                                 }
                               }});
+  d.signature_layout = {"compat", "n", "reflen", "tok", "dict", "icu", "case", "norm"};
   d.build = build_coco_bleu;
   d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "ptb"); };
   return d;

@@ -81,14 +81,7 @@ double CocoRougeL::corpus_score(const SystemStats& system) const {
   return stats::numpy_mean(scores);  // np.mean(np.array(score))
 }
 
-std::string CocoRougeL::signature() const {
-  const Tokenizer& tok = pipeline_->tokenizer();
-  std::string sig = fmt::format("compat:pycocoevalcap-1.2|beta:1.2|tok:{}", tok.id());
-  if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;
-  if (pipeline_->lowercase()) sig += "|case:lc";
-  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
-  return sig;
-}
+std::string CocoRougeL::signature() const { return print_signature(coco_rouge_definition(), *this); }
 
 // ---------------------------------------------------------------- definition
 
@@ -100,16 +93,10 @@ std::unique_ptr<StatsModel> build_coco_rouge(const OptionValues& values, const B
   return std::make_unique<CocoRougeL>(std::move(pipeline));
 }
 
-SignatureKey fixed_field(const std::string& key, const std::string& expected) {
-  return {key, "", [key, expected](const std::string& value, OptionValues&) {
-            if (value != expected) {
-              throw usage_error(fmt::format("ROUGE_L: signature field {}:{} is not {}", key, value, expected));
-            }
-          }};
-}
-
 MetricDefinition make_coco_rouge_definition() {
-  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, ..."};
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): ptb (default, as pycocoevalcap), none, ...",
+                             .pipeline = pipeline_of<CocoRougeL>(),
+                             .case_when_mixed = false};
   MetricDefinition d;
   d.command = "coco-rouge";
   d.summary = "ROUGE_L of pycocoevalcap (COCO captions: LCS, beta 1.2, max precision and max recall)";
@@ -118,9 +105,10 @@ MetricDefinition make_coco_rouge_definition() {
   d.score_scale = 1;
   d.options = text_option_specs(text);
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back(fixed_field("compat", "pycocoevalcap-1.2"));
-  d.signature_keys.push_back(fixed_field("beta", "1.2"));
-  d.signature_keys.push_back(fixed_field("metric", "ROUGE_L"));
+  d.signature_keys.push_back(fixed_signature_key("ROUGE_L", "compat", "pycocoevalcap-1.2"));
+  d.signature_keys.push_back(fixed_signature_key("ROUGE_L", "beta", "1.2"));
+  d.signature_keys.push_back(fixed_signature_key("ROUGE_L", "metric", "ROUGE_L"));
+  d.signature_layout = {"compat", "beta", "tok", "dict", "icu", "case", "norm"};
   d.build = build_coco_rouge;
   d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "ptb"); };
   return d;

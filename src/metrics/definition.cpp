@@ -119,6 +119,66 @@ void OptionValues::merge_role(const OptionValues& other, const std::vector<Optio
   }
 }
 
+namespace {
+
+// The printed value of `key` for `model`: the option whose field it is, or the
+// signature key's printer; a key with neither is a bug in the definition.
+std::optional<std::string> printed_value(const MetricDefinition& definition, const std::string& key,
+                                         const StatsModel& model) {
+  for (const auto& spec : definition.options) {
+    if (spec.signature_key != key) continue;
+    if (!spec.print) break;
+    const auto value = spec.print(model);
+    if (!value || spec.kind != OptionKind::flag) return value;
+    return spec.flag_words[*value == "true" ? 0 : 1];
+  }
+  for (const auto& entry : definition.signature_keys) {
+    if (entry.key == key && entry.print) return entry.print(model);
+  }
+  throw std::logic_error(fmt::format("{}: signature field '{}' has no printer", definition.command, key));
+}
+
+}  // namespace
+
+FieldPrinter fixed_value(std::string value) {
+  return [value = std::move(value)](const StatsModel&) -> std::optional<std::string> { return value; };
+}
+
+SignatureKey fixed_signature_key(const std::string& label, const std::string& key, const std::string& value) {
+  return {key, "",
+          [label, key, value](const std::string& given, OptionValues&) {
+            if (given != value) throw usage_error(fmt::format("{}: signature field {}:{} is not {}", label, key, given, value));
+          },
+          fixed_value(value)};
+}
+
+std::string print_signature(const MetricDefinition& definition, const StatsModel& model) {
+  std::string signature;
+  for (const auto& key : definition.signature_layout) {
+    const auto value = printed_value(definition, key, model);
+    if (!value) continue;
+    if (!signature.empty()) signature += '|';
+    signature += key + ":" + *value;
+  }
+  return signature;
+}
+
+std::vector<SacrebleuField> print_sacrebleu_fields(const MetricDefinition& definition, const StatsModel& model) {
+  std::vector<SacrebleuField> fields;
+  for (const auto& field : definition.sacrebleu_layout) {
+    const auto value = field.print ? field.print(model) : printed_value(definition, field.key, model);
+    if (value) fields.push_back({field.key, field.short_key, *value});
+  }
+  return fields;
+}
+
+SignatureKey* MetricDefinition::find_signature_key(std::string_view key) {
+  for (auto& entry : signature_keys) {
+    if (entry.key == key) return &entry;
+  }
+  return nullptr;
+}
+
 const OptionSpec* MetricDefinition::find_option(std::string_view name) const {
   for (const auto& spec : options) {
     if (spec.name == name) return &spec;

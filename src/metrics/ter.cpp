@@ -13,7 +13,6 @@ namespace evalcli {
 
 namespace {
 
-const char* yes_no(bool value) { return value ? "yes" : "no"; }
 
 // Interns the space-separated words of tokenized lines into small integers;
 // only equality matters to TER.
@@ -113,28 +112,9 @@ double Ter::score_float32(std::span<const float> stats) const {
   return edits > 0 ? 100.0 : 0.0;
 }
 
-std::vector<SacrebleuField> Ter::sacrebleu_fields() const {
-  const auto& t = options_.tercom;
-  return {{"case", "c", t.case_sensitive ? "mixed" : "lc"},
-          {"tok", "t", "tercom"},
-          {"norm", "nr", yes_no(t.normalized)},
-          {"punct", "pn", yes_no(!t.no_punct)},
-          {"asian", "as", yes_no(t.asian_support)}};
-}
+std::vector<SacrebleuField> Ter::sacrebleu_fields() const { return print_sacrebleu_fields(ter_definition(), *this); }
 
-std::string Ter::signature() const {
-  const auto& t = options_.tercom;
-  std::string sig = fmt::format("case:{}", t.case_sensitive ? "mixed" : "lc");
-  if (!options_.tokenizer.empty()) {
-    sig += "|tok:" + pipeline_->tokenizer().id();
-  } else {
-    sig += fmt::format("|tok:{}|norm:{}|punct:{}|asian:{}", tercom_.id(), yes_no(t.normalized), yes_no(!t.no_punct),
-                       yes_no(t.asian_support));
-  }
-  // "norm" is taken by SacreBLEU's --ter-normalized: the normalizer chain is "prenorm".
-  if (pipeline_ && pipeline_->has_normalizers()) sig += "|prenorm:" + pipeline_->normalizer_chain_id();
-  return sig;
-}
+std::string Ter::signature() const { return print_signature(ter_definition(), *this); }
 
 nlohmann::json Ter::details(std::span<const Stat> stats) const {
   return {{"num_edits", static_cast<std::int64_t>(stats[0])}, {"ref_length", stats[1]}};
@@ -186,6 +166,15 @@ bool asian_support(const OptionValues& values) {
   return values.flag("ter-asian-support") || language == "zh" || language == "ja";
 }
 
+// A Tercom option's field: printed with Tercom's tokenization, not with --tokenize's.
+template <class Get>
+FieldPrinter tercom_field(Get get) {
+  return field_printer<Ter>([get](const Ter& t) -> std::optional<std::string> {
+    if (!t.options().tokenizer.empty()) return std::nullopt;
+    return flag_value(get(t.options().tercom));
+  });
+}
+
 std::unique_ptr<StatsModel> build_ter(const OptionValues& values, const BuildContext&) {
   TerOptions ter;
   ter.tercom.case_sensitive = values.flag("ter-case-sensitive");
@@ -204,7 +193,11 @@ MetricDefinition make_ter_definition() {
                              .norm_key = "prenorm",
                              .tok_key = false,
                              .jieba = false,
-                             .language = true};
+                             .language = true,
+                             .pipeline = [](const StatsModel& model) -> const TextPipeline* {
+                               const auto* ter = dynamic_cast<const Ter*>(&model);
+                               return ter == nullptr ? nullptr : ter->text_pipeline();
+                             }};
   MetricDefinition d;
   d.command = "ter";
   d.summary = "TER (SacreBLEU-compatible numbers)";
@@ -216,29 +209,42 @@ MetricDefinition make_ter_definition() {
        .help = "do not lowercase (TER lowercases by default)",
        .signature_key = "case",
        .signature_short_key = "c",
-       .flag_words = {"mixed", "lc"}},
+       .flag_words = {"mixed", "lc"},
+       .print = field_printer<Ter>([](const Ter& t) { return flag_value(t.options().tercom.case_sensitive); })},
       {.name = "ter-normalized",
        .kind = OptionKind::flag,
        .help = "Tercom normalisation (punctuation tokenization, entities)",
        .signature_key = "norm",
-       .signature_short_key = "nr"},
+       .signature_short_key = "nr",
+       .print = tercom_field([](const TercomOptions& t) { return t.normalized; })},
       {.name = "ter-no-punct",
        .kind = OptionKind::flag,
        .help = "remove punctuation",
        .signature_key = "punct",
        .signature_short_key = "pn",
-       .flag_words = {"no", "yes"}},
+       .flag_words = {"no", "yes"},
+       .print = tercom_field([](const TercomOptions& t) { return t.no_punct; })},
       {.name = "ter-asian-support",
        .kind = OptionKind::flag,
        .help = "Asian-language tokenization (CJK characters split, as SacreBLEU's --ter-asian-support)",
        .signature_key = "asian",
-       .signature_short_key = "as"},
+       .signature_short_key = "as",
+       .print = tercom_field([](const TercomOptions& t) { return t.asian_support; })},
   };
   const auto shared = text_option_specs(text);
   d.options.insert(d.options.end(), shared.begin(), shared.end());
   d.options.push_back(refused_lowercase("TER lowercases by default (SacreBLEU's case:lc); --ter-case-sensitive compares case"));
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back({"tok", "t", apply_tok_field});
+  d.signature_keys.push_back({"tok", "t", apply_tok_field, field_printer<Ter>([](const Ter& t) {
+                                return t.options().tokenizer.empty() ? t.tercom().id() : t.text_pipeline()->tokenizer().id();
+                              })});
+  // "norm" is taken by SacreBLEU's --ter-normalized: the normalizer chain is "prenorm".
+  d.signature_layout = {"case", "tok", "norm", "punct", "asian", "prenorm"};
+  d.sacrebleu_layout = {{"case", "c"},
+                        {"tok", "t", fixed_value("tercom")},
+                        {"norm", "nr"},
+                        {"punct", "pn"},
+                        {"asian", "as"}};
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
                                 if (value != "TER") throw usage_error(fmt::format("signature is for {}, not TER", value));
                               }});

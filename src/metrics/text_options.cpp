@@ -20,7 +20,31 @@ void add_tokenizer_field(const std::string& key, const std::string& value, Optio
   values.set_list(kTokenizerFields, std::move(fields));
 }
 
+// A printer of one text field from the metric's pipeline.
+FieldPrinter pipeline_printer(const PipelineOf& pipeline_of,
+                              std::function<std::optional<std::string>(const TextPipeline&)> print) {
+  if (!pipeline_of) return nullptr;
+  return [pipeline_of, print = std::move(print)](const StatsModel& model) -> std::optional<std::string> {
+    const TextPipeline* pipeline = pipeline_of(model);
+    if (pipeline == nullptr) return std::nullopt;
+    return print(*pipeline);
+  };
+}
+
 }  // namespace
+
+std::optional<std::string> tokenizer_field(const Tokenizer& tokenizer, std::string_view key) {
+  const std::string fields = tokenizer.signature_fields();
+  for (std::size_t start = 0; start < fields.size();) {
+    const std::size_t bar = std::min(fields.find('|', start), fields.size());
+    const std::string_view field = std::string_view(fields).substr(start, bar - start);
+    if (field.size() > key.size() && field.substr(0, key.size()) == key && field[key.size()] == ':') {
+      return std::string(field.substr(key.size() + 1));
+    }
+    start = bar + 1;
+  }
+  return std::nullopt;
+}
 
 std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs) {
   std::vector<OptionSpec> options = {
@@ -34,7 +58,12 @@ std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs) {
                        .sacrebleu_alias = "-lc",
                        .signature_key = specs.case_key,
                        .signature_short_key = specs.case_key.empty() ? "" : "c",
-                       .flag_words = {"lc", "mixed"}});
+                       .flag_words = {"lc", "mixed"},
+                       .print = pipeline_printer(specs.pipeline, [mixed = specs.case_when_mixed](const TextPipeline& p)
+                                                     -> std::optional<std::string> {
+                         if (!p.lowercase() && !mixed) return std::nullopt;
+                         return flag_value(p.lowercase());
+                       })});
   }
   if (specs.language) {
     options.push_back({.name = "language-pair",
@@ -56,21 +85,32 @@ std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs) {
 
 std::vector<SignatureKey> text_signature_keys(const TextOptionSpecs& specs) {
   std::vector<SignatureKey> keys = {
-      {specs.norm_key, "", [](const std::string& value, OptionValues& values) {
+      {specs.norm_key, "",
+       [](const std::string& value, OptionValues& values) {
          values.set_list("normalize", normalizer_names_from_chain(value));
-       }}};
+       },
+       pipeline_printer(specs.pipeline, [none = specs.norm_when_none](const TextPipeline& p) -> std::optional<std::string> {
+         if (!p.has_normalizers() && !none) return std::nullopt;
+         return p.normalizer_chain_id();
+       })}};
   if (specs.tok_key) {
-    keys.push_back({"tok", "", [](const std::string& value, OptionValues& values) {
+    keys.push_back({"tok", "",
+                    [](const std::string& value, OptionValues& values) {
                       // The version must be one this build reproduces; SacreBLEU's names map to theirs.
                       values.set("tokenize", tokenizer_from_signature(value, tokenizer_options(values))->name());
-                    }});
+                    },
+                    pipeline_printer(specs.pipeline, [](const TextPipeline& p) -> std::optional<std::string> {
+                      return p.tokenizer().id();
+                    })});
   }
   // A metric that reads tok: itself (ROUGE) still prints a tokenizer's dict:/icu:.
   if (specs.tok_key || specs.jieba) {
     for (const char* key : {"dict", "icu"}) {
-      keys.push_back({key, "", [key](const std::string& value, OptionValues& values) {
-                        add_tokenizer_field(key, value, values);
-                      }});
+      keys.push_back({key, "",
+                      [key](const std::string& value, OptionValues& values) { add_tokenizer_field(key, value, values); },
+                      pipeline_printer(specs.pipeline, [key](const TextPipeline& p) {
+                        return tokenizer_field(p.tokenizer(), key);
+                      })});
     }
   }
   return keys;

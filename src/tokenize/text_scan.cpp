@@ -30,6 +30,13 @@ constexpr std::array<unsigned char, 128> kAsciiAlnum = [] {
   return table;
 }();
 
+// 1 for ASCII characters other than white space.
+constexpr std::array<unsigned char, 128> kAsciiNonSpace = [] {
+  std::array<unsigned char, 128> table{};
+  for (char32_t c = 0; c < 128; ++c) table[c] = !text::is_space(c);
+  return table;
+}();
+
 bool is_letter_like(char32_t c) { return !text::is_space(c) && !text::is_punctuation(c) && !text::is_symbol(c); }
 
 double percent(std::size_t part, std::size_t whole) {
@@ -57,12 +64,15 @@ std::string sacrebleu_tokenizer_for_language(std::string_view language, std::str
 }
 
 void TextScan::add_line(std::u32string_view line) {
-  std::size_t letters = 0, unspaced = 0;
+  std::size_t letters = 0, unspaced = 0, non_space = 0, non_ascii = 0;
   for (const char32_t c : line) {
     if (c < 0x80) {  // the common case: a table, not a Unicode property look-up
       letters += kAsciiAlnum[c];
+      non_space += kAsciiNonSpace[c];
       continue;
     }
+    if (text::is_space(c)) continue;
+    ++non_space, ++non_ascii;
     if (!is_letter_like(c)) continue;
     ++letters;
     switch (script_of(c)) {
@@ -74,6 +84,8 @@ void TextScan::add_line(std::u32string_view line) {
   }
   ++lines_;
   letters_ += letters;
+  non_space_ += non_space;
+  non_ascii_ += non_ascii;
   if (unspaced * 2 > letters) ++unspaced_lines_;
 }
 

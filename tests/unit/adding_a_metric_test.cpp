@@ -42,6 +42,8 @@ struct UnigramFOptions {
   bool types = false;  // count each token type once
 };
 
+const MetricDefinition& unigram_f_definition();
+
 class UnigramF : public Metric {
  public:
   explicit UnigramF(UnigramFOptions options) : options_(std::move(options)), pipeline_(options_.text) {}
@@ -71,21 +73,15 @@ class UnigramF : public Metric {
     return denominator == 0 ? 0.0 : 100.0 * (1 + b2) * stats[0] / denominator;
   }
 
-  // Every option that changes the number; the definition's keys read it back.
-  std::string signature() const override {
-    const Tokenizer& tok = pipeline_.tokenizer();
-    std::string sig = fmt::format("case:{}|tok:{}|beta:{}|count:{}", options_.text.lowercase ? "lc" : "mixed", tok.id(),
-                                  options_.beta, options_.types ? "types" : "tokens");
-    if (pipeline_.has_normalizers()) sig += "|norm:" + pipeline_.normalizer_chain_id();
-    if (const std::string extra = tok.signature_fields(); !extra.empty()) sig += "|" + extra;  // dict:, icu:
-    return sig;
-  }
+  // Every option that changes the number, printed from the definition's table.
+  std::string signature() const override { return print_signature(unigram_f_definition(), *this); }
 
   nlohmann::json details(std::span<const Stat> stats) const override {
     return {{"precision", stats[1] == 0 ? 0.0 : stats[0] / stats[1]}, {"recall", stats[2] == 0 ? 0.0 : stats[0] / stats[2]}};
   }
 
   const TextPipeline& pipeline() const { return pipeline_; }
+  const UnigramFOptions& options() const { return options_; }
 
  private:
   using Counts = std::map<std::u32string, double>;
@@ -131,7 +127,9 @@ std::unique_ptr<StatsModel> build_unigram_f(const OptionValues& values, const Bu
 }
 
 MetricDefinition make_unigram_f_definition() {
-  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): 13a, intl, char, none, ...; default 13a", .jieba = false};
+  const TextOptionSpecs text{.tokenize_help = "tokenizer (-tok): 13a, intl, char, none, ...; default 13a",
+                             .jieba = false,
+                             .pipeline = pipeline_of<UnigramF>()};
   MetricDefinition d;
   d.command = "unif";
   d.summary = "unigram F-beta (test-only metric of tests/unit/adding_a_metric_test.cpp)";
@@ -144,12 +142,14 @@ MetricDefinition make_unigram_f_definition() {
        .min = 0,
        .max = 10,
        .sacrebleu_alias = "-ub",
-       .signature_key = "beta"},
+       .signature_key = "beta",
+       .print = field_printer<UnigramF>([](const UnigramF& m) { return std::to_string(m.options().beta); })},
       {.name = "unif-types",
        .kind = OptionKind::flag,
        .help = "count each token type once",
        .signature_key = "count",
-       .flag_words = {"types", "tokens"}},
+       .flag_words = {"types", "tokens"},
+       .print = field_printer<UnigramF>([](const UnigramF& m) { return flag_value(m.options().types); })},
   };
   const auto shared = text_option_specs(text);
   d.options.insert(d.options.end(), shared.begin(), shared.end());
@@ -157,6 +157,8 @@ MetricDefinition make_unigram_f_definition() {
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
                                 if (value != "UniF") throw usage_error(fmt::format("signature is for {}, not UniF", value));
                               }});
+  // The fields signature() prints, in order (each read back by the key or option of that name).
+  d.signature_layout = {"case", "tok", "beta", "count", "norm", "dict", "icu"};
   d.build = build_unigram_f;
   return d;
 }

@@ -4,6 +4,10 @@
 // interval and paired tests, whose bs:/ar:/seed: fields the signature carries.
 // The hand-written cases set non-default options; every registered segment
 // metric is also checked with its defaults (tests/support/registered_metrics.hpp).
+#include <algorithm>
+#include <set>
+
+#include "evalcli/metrics/definition.hpp"
 #include "support/registered_metrics.hpp"
 #include "support/test_support.hpp"
 
@@ -208,6 +212,33 @@ TEST_CASE("a score pasted after the signature is compared with the recomputed on
   CHECK(differs.exit_code == 5);
   CHECK(differs.out == line.out);  // the report is still printed
   CHECK(differs.err.find("not reproduced") != std::string::npos);
+}
+
+}  // namespace evalcli::test
+
+namespace evalcli::test {
+
+// The fields a definition prints are the ones it reads: every key of the
+// layout has a printer, each on an option's signature_key or a signature key.
+TEST_CASE("every printed signature field has a printer and is read back", "[signature]") {
+  for (const MetricDefinition* definition : metric_definitions()) {
+    INFO(definition->command);
+    std::set<std::string> keys;
+    for (const auto& key : definition->signature_layout) {
+      INFO(key);
+      CHECK(keys.insert(key).second);  // printed once
+      const bool option = std::any_of(definition->options.begin(), definition->options.end(), [&](const OptionSpec& s) {
+        return s.signature_key == key && s.print;
+      });
+      const bool signature_key = std::any_of(definition->signature_keys.begin(), definition->signature_keys.end(),
+                                             [&](const SignatureKey& k) { return k.key == key && k.print && k.apply; });
+      CHECK((option || signature_key));
+    }
+    for (const auto& field : definition->sacrebleu_layout) {
+      INFO(field.key);
+      CHECK(keys.count(field.key) == 1);  // SacreBLEU's fields are evalcli's own, under SacreBLEU's short keys
+    }
+  }
 }
 
 }  // namespace evalcli::test

@@ -140,6 +140,8 @@ class Cider : public Metric {
 
   const CiderOptions& options() const { return options_; }
   const TextPipeline& pipeline() const { return *pipeline_; }
+  // The df: field: "corpus", or the --df file's identity.
+  const std::string& df_field() const { return df_field_; }
   // Tokenized words of one line, as the scorer sees them.
   std::u32string tokenize(std::u32string_view line) const;
 
@@ -150,10 +152,6 @@ class Cider : public Metric {
   std::unordered_map<std::u32string, std::uint32_t> df_lookup_;
   std::string df_field_;
 };
-
-// "variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1[|case:lc][|norm:...]"
-std::string cider_signature_fields(const CiderOptions& options, const TextPipeline& pipeline,
-                                   const std::string& df_field);
 
 // CIDEr declared once (src/metrics/cider.cpp): its options, signature fields,
 // and the statistics model of a run; `evalcli cider` is its corpus scorer.

@@ -4,8 +4,10 @@
 // options of its subcommand (flags, SacreBLEU aliases, help, range checks with
 // NaN/inf refused), the reading of its signature back (`--signature`, `evalcli
 // merge`, `evalcli check`), and what --signature refuses to be given twice.
-// The metric's signature() prints the same fields; tests/unit/run_signature_test.cpp
-// checks for every metric that printing and reading agree.
+// The metric's signature() is printed from the same table (print_signature):
+// every field has its printer beside the key that reads it back, and
+// tests/unit/run_signature_test.cpp checks for every metric that a printed
+// signature read back reproduces the run.
 #include <array>
 #include <functional>
 #include <limits>
@@ -22,6 +24,29 @@
 namespace evalcli {
 
 enum class OptionKind { flag, integer, real, text, list };
+
+// How a built metric prints one signature field: the value, or nullopt to
+// leave the field out (BLEU's order: at its default 4). For an option's field
+// the value is the option's as OptionValues holds it (a flag's "true" or
+// "false", printed as its flag_words).
+using FieldPrinter = std::function<std::optional<std::string>(const StatsModel&)>;
+
+// A printer over the metric's own class. It prints nothing for a model of
+// another class: a definition that builds two (ROUGE's rouge-score and
+// ROUGE-1.5.5 modes) lays out the fields of both.
+template <class Model, class Get>
+FieldPrinter field_printer(Get get) {
+  return [get](const StatsModel& model) -> std::optional<std::string> {
+    const auto* own = dynamic_cast<const Model*>(&model);
+    if (own == nullptr) return std::nullopt;
+    return get(*own);
+  };
+}
+
+// The printer of a field whose value never changes ("compat:pycocoevalcap-1.2").
+FieldPrinter fixed_value(std::string value);
+// "true"/"false": a flag option's value for its printer.
+inline std::string flag_value(bool on) { return on ? "true" : "false"; }
 
 // metric: in the signature, so refused next to --signature; resource: data the
 // signature cannot carry (a folder, a model), given on every run; no_effect:
@@ -49,6 +74,8 @@ struct OptionSpec {
   // Not empty: a flag other commands have (-lc) that this one refuses with
   // this reason, in its own words; hidden from the help.
   std::string refusal;
+  // With signature_key: prints the field (see FieldPrinter).
+  FieldPrinter print;
 };
 
 // `--lowercase` (-lc) refused by a metric that decides case itself.
@@ -89,6 +116,22 @@ struct SignatureKey {
   std::string key;
   std::string short_key;
   std::function<void(const std::string& value, OptionValues& values)> apply;
+  // Prints the field (null: a field only read, such as SacreBLEU 1.x's forms).
+  FieldPrinter print;
+};
+
+// A field whose value is always `value` ("compat:pycocoevalcap-1.2"): printed
+// so, and any other value read back is refused ("<label>: signature field
+// compat:x is not pycocoevalcap-1.2").
+SignatureKey fixed_signature_key(const std::string& label, const std::string& key, const std::string& value);
+
+// One field of `evalcli sacrebleu`'s signature: a key of the table printed
+// with SacreBLEU's short key, by its own printer unless `print` is given
+// (SacreBLEU names some tokenizers otherwise: ja-mecab-0.996-IPA).
+struct SacrebleuLayoutField {
+  std::string key;
+  std::string short_key;
+  FieldPrinter print;
 };
 
 // What building a metric knows beyond its options.
@@ -108,6 +151,11 @@ struct MetricDefinition {
   double score_scale = 100;
   std::vector<OptionSpec> options;
   std::vector<SignatureKey> signature_keys;
+  // The keys signature() prints, in order; each is an option's signature_key
+  // or one of signature_keys, whose printer gives its value.
+  std::vector<std::string> signature_layout;
+  // The fields `evalcli sacrebleu` prints (BLEU, chrF, TER), in order.
+  std::vector<SacrebleuLayoutField> sacrebleu_layout;
   // The metric from option values (command line or signature); throws usage errors.
   std::function<std::unique_ptr<StatsModel>(const OptionValues&, const BuildContext&)> build;
   // What merge and check need of a run when building its segment scorer needs
@@ -120,6 +168,9 @@ struct MetricDefinition {
   // about mostly Chinese/Japanese/Thai text met by one that splits only at
   // spaces (text_scan.hpp); null: no such check (chrF counts characters).
   std::function<std::string(const OptionValues&)> word_tokenizer;
+  // True when the tokenizer for these values keeps only ASCII letters and
+  // digits (ROUGE's own): the warning about mostly non-ASCII text.
+  std::function<bool(const OptionValues&)> ascii_only_tokenizer;
   // SacreBLEU's BLEU warning about hypotheses ending in a tokenized period.
   bool tokenized_period_warning = false;
   // False where a segment's statistics need more than the segment (CIDEr's
@@ -127,7 +178,16 @@ struct MetricDefinition {
   bool segments_alone = true;
 
   const OptionSpec* find_option(std::string_view name) const;
+  // The key that reads `key` (to give it another printer), or null.
+  SignatureKey* find_signature_key(std::string_view key);
 };
+
+// The signature of `model`, which `definition` built: "key:value" for each key
+// of signature_layout whose printer prints, joined by "|". A key without a
+// printer is a bug (logic_error).
+std::string print_signature(const MetricDefinition& definition, const StatsModel& model);
+// The fields of sacrebleu_layout, for StatsModel::sacrebleu_fields().
+std::vector<SacrebleuField> print_sacrebleu_fields(const MetricDefinition& definition, const StatsModel& model);
 
 // Checks `value` against `spec` (a whole finite number in range, a known
 // choice); `where` names it in the usage error ("--max-ngram-order", "signature field order").

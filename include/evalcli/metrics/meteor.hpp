@@ -81,6 +81,9 @@ class NltkMeteor : public Metric {
   double summed_stats_score(std::span<const Stat> stats) const;
 
   const NltkMeteorOptions& options() const { return options_; }
+  const TextPipeline& pipeline() const { return *pipeline_; }
+  // The stages: field with its components' versions ("exact+stem-porter-nltk38-v1+syn-wordnet-3.0").
+  std::string stages() const;
 
  private:
   // Word forms interned to ids (equal ids <=> equal strings), with their

@@ -68,6 +68,14 @@ class Meteor15 : public Metric {
   // Aligns and scores one test line against one reference line.
   Meteor15Segment score_pair(std::u32string_view test, std::u32string_view ref) const;
 
+  const Meteor15Options& options() const { return options_; }
+  // The pipeline of --tokenize/--normalize, or null (METEOR's own word split only).
+  const TextPipeline* text_pipeline() const { return pipeline_.get(); }
+  // The stemmer: field ("snowball-german-libstemmer-2.2"), or nullopt without a stem stage.
+  std::optional<std::string> stemmer_field() const;
+  // The paraphrase table's file name, or nullopt without a paraphrase stage.
+  std::optional<std::string> paraphrase_field() const;
+
   struct Resources;
 
  private:

@@ -47,9 +47,6 @@ RougeTokens rouge_score_tokenize(std::u32string_view text, const text::PorterSte
 RougeTokens rouge_pipeline_words(std::u32string_view tokenized);
 // The signature suffix of that rule after the tokenizer's id ("zh-char-v1+words-v2").
 inline constexpr const char* kRougeWordsRule = "+words-v2";
-// The tok: value of a shared tokenizer with the rule and `suffix` ("+hexids"),
-// then the tokenizer's own fields ("zh-jieba-v1+words-v2|dict:jieba-...").
-std::string rouge_tokenizer_fields(const Tokenizer& tokenizer, const std::string& suffix);
 
 // Tokens as integer ids (equal ids = equal tokens) for the algorithms below.
 using TokenIds = std::vector<int>;
@@ -156,11 +153,11 @@ class RougeScoreMetric : public Metric {
   std::unique_ptr<StatsModel> score_component(std::size_t k) const override;
 
   const RougeScoreOptions& options() const { return options_; }
+  const TextPipeline& pipeline() const { return *pipeline_; }
+  // The stem: field: the stemmer's id, or "no".
+  std::string stemmer_id() const;
   // Scores of one (reference, hypothesis) pair for every type.
   std::vector<PRF> score_pair(std::u32string_view ref, std::u32string_view hyp) const;
-  // Characters seen and how many were non-ASCII letters/digits (for the warning).
-  std::size_t chars_seen() const { return chars_seen_.load(); }
-  std::size_t non_ascii_alnum_seen() const { return non_ascii_seen_.load(); }
   bool uses_ascii_tokenizer() const { return !pipeline_tokenizer_; }
 
  private:
@@ -174,8 +171,6 @@ class RougeScoreMetric : public Metric {
   std::unique_ptr<TextPipeline> pipeline_;  // normalizers (+ tokenizer if chosen)
   bool pipeline_tokenizer_ = false;
   std::uint64_t stem_owner_ = next_stem_owner_id();
-  mutable std::atomic<std::size_t> chars_seen_{0};
-  mutable std::atomic<std::size_t> non_ascii_seen_{0};
 };
 
 // rouge-score BootstrapAggregator: rows[type][pair] -> low/mid/high per type.
@@ -260,6 +255,9 @@ class Rouge155Metric : public Metric {
 
   const std::vector<Rouge155Measure>& measures() const { return measures_; }
   const Rouge155Options& options() const { return options_; }
+  const TextPipeline& pipeline() const { return *pipeline_; }
+  // The stem: field: "<stemmer>+wordnet2.0-exc" with -m/-M, or "no".
+  std::string stemmer_id() const;
 
   // -m: the WordNet exception's base form, else the original Porter stem.
   std::string morph_stem(const std::string& token) const;

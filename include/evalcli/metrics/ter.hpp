@@ -51,6 +51,9 @@ class Ter : public Metric {
   nlohmann::json details(std::span<const Stat> stats) const override;
 
   const TerOptions& options() const { return options_; }
+  // The pipeline of --normalize/--tokenize, or null (Tercom's own tokenization only).
+  const TextPipeline* text_pipeline() const { return pipeline_.get(); }
+  const TercomTokenizer& tercom() const { return tercom_; }
   // The words TER compares for one input line (tokenized, lowercased unless case-sensitive).
   std::u32string tokenize(std::u32string_view line) const;
   // The words of a reference line: tokenize() applied twice for tercom-v2 (SacreBLEU).

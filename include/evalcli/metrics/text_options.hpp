@@ -2,7 +2,9 @@
 // The text options every metric shares, declared once (docs/text-pipeline.md):
 // --tokenize (-tok), --normalize, --lowercase (-lc), --jieba-hmm, --jieba-dict,
 // and the signature fields that carry them (tok:, norm:, case:, dict:, icu:).
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,18 @@
 #include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
+
+// The text pipeline of a built metric, for the printers of the text fields (null: none).
+using PipelineOf = std::function<const TextPipeline*(const StatsModel&)>;
+
+// The pipeline() of a metric of class Model.
+template <class Model>
+PipelineOf pipeline_of() {
+  return [](const StatsModel& model) -> const TextPipeline* {
+    const auto* own = dynamic_cast<const Model*>(&model);
+    return own == nullptr ? nullptr : &own->pipeline();
+  };
+}
 
 struct TextOptionSpecs {
   std::string tokenize_help;      // what --tokenize does for this metric and its default
@@ -23,7 +37,14 @@ struct TextOptionSpecs {
   // further flag for single-language metrics ("--lang", which takes a bare TGT too).
   bool language = false;
   std::string language_alias;
+  // Printing: the pipeline the fields describe (null: the metric prints them itself).
+  PipelineOf pipeline;
+  bool case_when_mixed = true;   // print case:mixed too (else case: only when lowercased)
+  bool norm_when_none = false;   // print norm:none too (else norm: only with normalizers)
 };
+
+// The value of the tokenizer's own `key` field ("dict", "icu"; Tokenizer::signature_fields), or nullopt.
+std::optional<std::string> tokenizer_field(const Tokenizer& tokenizer, std::string_view key);
 
 // The option specs and the signature keys of the shared text options.
 std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs);

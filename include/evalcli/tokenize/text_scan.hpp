@@ -1,8 +1,9 @@
 #pragma once
 // Looks at the text being scored for the traps that give a wrong number
 // without an error (issue 18): text written without spaces between words
-// (Chinese, Japanese, Thai) met by a whitespace/ASCII tokenizer, and
-// hypotheses that end in a tokenized period (" .", SacreBLEU's warning).
+// (Chinese, Japanese, Thai) met by a whitespace/ASCII tokenizer, mostly
+// non-ASCII text met by ROUGE's ASCII-only tokenizers, and hypotheses that
+// end in a tokenized period (" .", SacreBLEU's warning).
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -36,6 +37,8 @@ class TextScan {
   std::size_t unspaced_lines() const { return unspaced_lines_; }  // over half their letters unspaced
   std::size_t letters() const { return letters_; }                // non-space, non-punctuation characters
   std::size_t unspaced_letters() const { return han_ + kana_ + thai_; }
+  std::size_t non_space_characters() const { return non_space_; }
+  std::size_t non_ascii_characters() const { return non_ascii_; }  // of the non-space ones
   // True when most letters are of an unspaced script.
   bool mostly_unspaced() const { return unspaced_letters() * 2 > letters_; }
   // The script that decides the tokenizer: kana means Japanese, else the larger of Han and Thai.
@@ -46,6 +49,7 @@ class TextScan {
 
  private:
   std::size_t lines_ = 0, unspaced_lines_ = 0, letters_ = 0, han_ = 0, kana_ = 0, thai_ = 0, segments_ = 0;
+  std::size_t non_space_ = 0, non_ascii_ = 0;
   std::vector<std::size_t> tokenized_periods_;
 };
 

@@ -114,12 +114,7 @@ StatDomain BertScore::stat_domain() const {
 
 double BertScore::score(std::span<const Stat> stats) const { return stats[3] == 0 ? 0.0 : stats[2] / stats[3]; }
 
-std::string BertScore::signature() const {
-  const BertScoreIdentity& i = identity_;
-  return fmt::format("type:{}|model:{}|weights:{}|tok:{}|layer:{}|idf:{}|rescale:{}|batch:{}|encoder:{}", i.model_type,
-                     i.model_name, i.weights, i.tokenizer, i.layer, i.idf ? "yes" : "no", i.rescale, i.batch_size,
-                     i.encoder);
-}
+std::string BertScore::signature() const { return print_signature(bertscore_definition(), *this); }
 
 nlohmann::json BertScore::details(std::span<const Stat> stats) const {
   const double n = stats[3];
@@ -143,10 +138,25 @@ namespace {
 
 // Signature fields that name what was loaded, kept as hidden values so that
 // a statistics model rebuilt from a signature prints them back.
-constexpr std::pair<const char*, const char*> kIdentityFields[] = {
-    {"type", "signature-type"}, {"model", "signature-model"}, {"weights", "signature-weights"},
-    {"tok", "signature-tok"},   {"rescale", "signature-rescale"}, {"encoder", "signature-encoder"},
+struct IdentityField {
+  const char* key;
+  const char* hidden;  // the value's name in OptionValues
+  std::string BertScoreIdentity::*member;
 };
+const IdentityField kIdentityFields[] = {
+    {"type", "signature-type", &BertScoreIdentity::model_type},
+    {"model", "signature-model", &BertScoreIdentity::model_name},
+    {"weights", "signature-weights", &BertScoreIdentity::weights},
+    {"tok", "signature-tok", &BertScoreIdentity::tokenizer},
+    {"rescale", "signature-rescale", &BertScoreIdentity::rescale},
+    {"encoder", "signature-encoder", &BertScoreIdentity::encoder},
+};
+
+// A printer of one identity value.
+template <class Get>
+FieldPrinter identity_printer(Get get) {
+  return field_printer<BertScore>([get](const BertScore& b) { return get(b.identity()); });
+}
 
 // idf weights come from all references of a run: rows of shards scored
 // separately used different weights, so they are not parts of one run.
@@ -184,20 +194,26 @@ MetricDefinition make_bertscore_definition() {
        .role = OptionRole::resource},
       {.name = "num-layers", .kind = OptionKind::integer,
        .help = "use the output of this layer (0: embeddings); default bert_score's for the folder's name",
-       .min = 0, .max = 1000, .signature_key = "layer"},
+       .min = 0, .max = 1000, .signature_key = "layer",
+       .print = identity_printer([](const BertScoreIdentity& i) { return std::to_string(i.layer); })},
       {.name = "idf", .kind = OptionKind::flag, .help = "weigh tokens by idf over the references",
-       .signature_key = "idf", .flag_words = {"yes", "no"}},
+       .signature_key = "idf", .flag_words = {"yes", "no"},
+       .print = identity_printer([](const BertScoreIdentity& i) { return flag_value(i.idf); })},
       {.name = "baseline", .help = "rescale with bert_score's baseline FILE (LAYER,P,R,F rows)",
        .role = OptionRole::resource},
       {.name = "batch-size", .kind = OptionKind::integer,
        .help = "pairs per batch (bert_score's results depend on it: padding counts as similarity 0)",
-       .default_text = "64", .min = 1, .max = 1 << 20, .signature_key = "batch"},
+       .default_text = "64", .min = 1, .max = 1 << 20, .signature_key = "batch",
+       .print = identity_printer([](const BertScoreIdentity& i) { return std::to_string(i.batch_size); })},
   };
-  for (const auto& [key, hidden] : kIdentityFields) {
-    d.signature_keys.push_back({key, "", [hidden = std::string(hidden)](const std::string& value, OptionValues& values) {
+  for (const auto& [key, hidden, member] : kIdentityFields) {
+    d.signature_keys.push_back({key, "",
+                                [hidden = std::string(hidden)](const std::string& value, OptionValues& values) {
                                   values.set(hidden, value);
-                                }});
+                                },
+                                identity_printer([member = member](const BertScoreIdentity& i) { return i.*member; })});
   }
+  d.signature_layout = {"type", "model", "weights", "tok", "layer", "idf", "rescale", "batch", "encoder"};
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
                                 if (value != "BERTScore") throw usage_error(fmt::format("signature is for {}, not BERTScore", value));
                               }});

@@ -23,6 +23,8 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/io/read_file.hpp"
+#include "evalcli/metrics/definition.hpp"
+#include "evalcli/metrics/meteor.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "meteor15_internal.hpp"
@@ -899,14 +901,16 @@ std::string normalization_of_eval_id(std::string_view name) {
 
 }  // namespace meteor15
 
-std::string Meteor15::signature() const {
-  std::string sig = fmt::format("meteor:cmu-1.5|eval-id:{}|tok:{}", eval_id(),
-                                pipeline_ ? pipeline_->tokenizer().id() : "meteor-stringtokenizer");
-  if (pipeline_ && pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
-  if (resources_->stemmer) sig += fmt::format("|stemmer:snowball-{}-libstemmer-2.2", resources_->language->snowball);
-  if (resources_->paraphrases) sig += "|paraphrase:" + options_.paraphrase_table.filename().string();
-  if (options_.beam_size != 40) sig += fmt::format("|beam:{}", options_.beam_size);
-  return sig;
+std::string Meteor15::signature() const { return print_signature(meteor_definition(), *this); }
+
+std::optional<std::string> Meteor15::stemmer_field() const {
+  if (!resources_->stemmer) return std::nullopt;
+  return fmt::format("snowball-{}-libstemmer-2.2", resources_->language->snowball);
+}
+
+std::optional<std::string> Meteor15::paraphrase_field() const {
+  if (!resources_->paraphrases) return std::nullopt;
+  return options_.paraphrase_table.filename().string();
 }
 
 nlohmann::json Meteor15::details(std::span<const Stat> stats) const {

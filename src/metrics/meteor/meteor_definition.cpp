@@ -35,6 +35,12 @@ std::string meteor_language(const OptionValues& values) {
   return target.empty() ? "en" : target;
 }
 
+// NLTK's alpha/beta/gamma as Python prints a float's shortest form ("0.9").
+template <class Get>
+FieldPrinter nltk_parameter(Get get) {
+  return field_printer<NltkMeteor>([get](const NltkMeteor& m) { return fmt::format("{}", get(m.options())); });
+}
+
 std::unique_ptr<StatsModel> build_nltk(const OptionValues& values) {
   for (const char* option : kMeteor15Only) {
     if (values.has(option)) throw usage_error(fmt::format("--{} applies to --compat meteor15 only", option));
@@ -185,7 +191,12 @@ MetricDefinition make_meteor_definition() {
       .lowercase = false,
       .tok_key = false,
       .jieba = false,
-      .language = true};
+      .language = true,
+      .pipeline = [](const StatsModel& model) -> const TextPipeline* {
+        if (const auto* m = dynamic_cast<const NltkMeteor*>(&model)) return &m->pipeline();
+        if (const auto* m = dynamic_cast<const Meteor15*>(&model)) return m->text_pipeline();
+        return nullptr;
+      }};
   MetricDefinition d;
   d.command = "meteor";
   d.default_width = 4;  // a 0..1 score
@@ -213,18 +224,21 @@ MetricDefinition make_meteor_definition() {
            .help = "alpha (nltk default 0.9; meteor15: per language)",
            .min = 0,
            .max = 1,
-           .signature_key = "alpha"},
+           .signature_key = "alpha",
+           .print = nltk_parameter([](const NltkMeteorOptions& o) { return o.alpha; })},
           {.name = "beta",
            .kind = OptionKind::real,
            .help = "beta (nltk default 3); >= 0",
            .min = 0,
-           .signature_key = "beta"},
+           .signature_key = "beta",
+           .print = nltk_parameter([](const NltkMeteorOptions& o) { return o.beta; })},
           {.name = "gamma",
            .kind = OptionKind::real,
            .help = "gamma (nltk default 0.5)",
            .min = 0,
            .max = 1,
-           .signature_key = "gamma"},
+           .signature_key = "gamma",
+           .print = nltk_parameter([](const NltkMeteorOptions& o) { return o.gamma; })},
           {.name = "delta",
            .kind = OptionKind::real,
            .help = "delta: content/function word weight (meteor15 only)",
@@ -237,7 +251,10 @@ MetricDefinition make_meteor_definition() {
           {.name = "aggregate",
            .help = "nltk corpus score: mean (of segment scores, default) or summed-stats (evalcli extension)",
            .choices = {"mean", "summed-stats"},
-           .signature_key = "agg"},
+           .signature_key = "agg",
+           .print = field_printer<NltkMeteor>([](const NltkMeteor& m) {
+             return std::string(m.options().aggregate == MeteorAggregate::mean ? "mean" : "summed-stats");
+           })},
           {.name = "meteor-resources",
            .help = "METEOR 1.5 resources folder (function/, nonbreaking/, synonym/)",
            .role = OptionRole::resource},
@@ -251,20 +268,37 @@ MetricDefinition make_meteor_definition() {
            .help = "METEOR 1.5 alignment beam size",
            .min = 1,
            .max = 1000000,
-           .signature_key = "beam"},
+           .signature_key = "beam",
+           .print = field_printer<Meteor15>([](const Meteor15& m) -> std::optional<std::string> {
+             if (m.options().beam_size == 40) return std::nullopt;  // the jar's default, not printed
+             return std::to_string(m.options().beam_size);
+           })},
       });
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back({"meteor", "", apply_implementation});
-  d.signature_keys.push_back({"tok", "", apply_tok});
-  d.signature_keys.push_back({"stages", "", apply_stages});
-  d.signature_keys.push_back({"eval-id", "", apply_eval_id});
+  d.signature_keys.push_back({"meteor", "", apply_implementation, [](const StatsModel& model) -> std::optional<std::string> {
+                                if (dynamic_cast<const NltkMeteor*>(&model) != nullptr) return "nltk-3.8";
+                                if (dynamic_cast<const Meteor15*>(&model) != nullptr) return "cmu-1.5";
+                                return std::nullopt;
+                              }});
+  d.signature_keys.push_back({"tok", "", apply_tok, [](const StatsModel& model) -> std::optional<std::string> {
+                                if (const auto* m = dynamic_cast<const NltkMeteor*>(&model)) return m->pipeline().tokenizer().id();
+                                if (const auto* m = dynamic_cast<const Meteor15*>(&model)) {
+                                  return m->text_pipeline() ? m->text_pipeline()->tokenizer().id() : "meteor-stringtokenizer";
+                                }
+                                return std::nullopt;
+                              }});
+  d.signature_keys.push_back({"stages", "", apply_stages, field_printer<NltkMeteor>([](const NltkMeteor& m) { return m.stages(); })});
+  d.signature_keys.push_back({"eval-id", "", apply_eval_id, field_printer<Meteor15>([](const Meteor15& m) { return m.eval_id(); })});
   // NLTK and METEOR 1.5 split words at spaces unless a tokenizer is chosen.
   d.word_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "none"); };
   // Both follow from the language and --paraphrase-table; the rebuilt signature must show the same.
-  d.signature_keys.push_back({"stemmer", "", [](const std::string&, OptionValues&) {}});
-  d.signature_keys.push_back({"paraphrase", "", [](const std::string& value, OptionValues& values) {
-                                values.set(kParaphraseFileRead, value);
-                              }});
+  d.signature_keys.push_back({"stemmer", "", [](const std::string&, OptionValues&) {},
+                              field_printer<Meteor15>([](const Meteor15& m) { return m.stemmer_field(); })});
+  d.signature_keys.push_back({"paraphrase", "",
+                              [](const std::string& value, OptionValues& values) { values.set(kParaphraseFileRead, value); },
+                              field_printer<Meteor15>([](const Meteor15& m) { return m.paraphrase_field(); })});
+  d.signature_layout = {"meteor", "eval-id", "tok",  "alpha",   "beta",      "gamma",
+                        "stages", "agg",     "norm", "stemmer", "paraphrase", "beam"};
   d.build = build_meteor;
   d.statistics_model = statistics_model;
   return d;

@@ -57,8 +57,6 @@ Words enumerate(const std::vector<std::uint32_t>& forms) {
   return words;
 }
 
-std::string format_param(double value) { return fmt::format("{}", value); }
-
 }  // namespace
 
 // Every string the matcher compares, interned once: tokens map to the id of
@@ -244,16 +242,13 @@ double NltkMeteor::score(std::span<const Stat> stats) const {
 
 bool NltkMeteor::corpus_score_is_mean() const { return options_.aggregate == MeteorAggregate::mean; }
 
-std::string NltkMeteor::signature() const {
+std::string NltkMeteor::signature() const { return print_signature(meteor_definition(), *this); }
+
+std::string NltkMeteor::stages() const {
   std::string stages = "exact";
   if (options_.stem) stages += "+stem-" + stemmer_.id();
   if (options_.synonyms) stages += "+syn-wordnet-" + wordnet_->version();
-  std::string sig = fmt::format("meteor:nltk-3.8|tok:{}|alpha:{}|beta:{}|gamma:{}|stages:{}|agg:{}",
-                                pipeline_->tokenizer().id(), format_param(options_.alpha),
-                                format_param(options_.beta), format_param(options_.gamma), stages,
-                                options_.aggregate == MeteorAggregate::mean ? "mean" : "summed-stats");
-  if (pipeline_->has_normalizers()) sig += "|norm:" + pipeline_->normalizer_chain_id();
-  return sig;
+  return stages;
 }
 
 nlohmann::json NltkMeteor::details(std::span<const Stat> stats) const {

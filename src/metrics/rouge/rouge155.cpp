@@ -761,27 +761,10 @@ std::unique_ptr<StatsModel> Rouge155Metric::score_component(std::size_t k) const
 
 bool Rouge155Metric::corpus_score_is_mean() const { return options_.counting == 0; }
 
-std::string Rouge155Metric::signature() const {
-  const auto& o = options_;
-  std::string flags = fmt::format("-c {} -r {}", o.confidence, o.resamples);
-  if (o.max_ngram > 0) flags += fmt::format(" -n {}", o.max_ngram);
-  if (!o.lcs) flags += " -x";
-  if (o.wlcs_weight) flags += " -w " + *o.wlcs_weight;
-  if (o.skip_distance) flags += fmt::format(" -2 {}", *o.skip_distance);
-  if (o.skip_unigram) flags += " -u";
-  if (o.skip_both) flags += " -U";
-  if (o.stem) flags += " -m";
-  if (o.stem_models) flags += " -M";
-  if (o.stopwords) flags += " -s";
-  if (o.scoring != 'A') flags += " -f B";
-  if (o.alpha != 0.5) flags += fmt::format(" -p {}", o.alpha);
-  if (o.counting != 0) flags += fmt::format(" -t {}", o.counting);
-  if (o.word_limit != 0) flags += fmt::format(" -l {}", o.word_limit);
-  if (o.byte_limit != 0) flags += fmt::format(" -b {}", o.byte_limit);
-  const std::string tok = pipeline_tokenizer_ ? rouge_tokenizer_fields(pipeline_->tokenizer(), "+hexids") : "rouge155-bytes-v1";
-  return fmt::format("compat:rouge155|flags:{}|tok:{}|stem:{}|sent:{}|norm:{}", flags, tok,
-                     o.stem || o.stem_models ? stemmer_.id() + "+wordnet2.0-exc" : "no", o.sentence_separator_label,
-                     pipeline_->normalizer_chain_id());
+std::string Rouge155Metric::signature() const { return print_signature(rouge_definition(), *this); }
+
+std::string Rouge155Metric::stemmer_id() const {
+  return options_.stem || options_.stem_models ? stemmer_.id() + "+wordnet2.0-exc" : "no";
 }
 
 Rouge155Average rouge155_average(const std::vector<std::array<double, 3>>& rows, const Rouge155Options& o) {

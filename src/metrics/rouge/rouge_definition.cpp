@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <type_traits>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/strings.hpp"
@@ -64,6 +65,54 @@ void apply_sent(const std::string& value, OptionValues& values) {
   throw usage_error(fmt::format("signature: unknown sentence separator 'sent:{}'", value));
 }
 
+// ROUGE-1.5.5's flags in a canonical form: "-c 95 -r 1000 -n 4 -w 1.2 -U".
+std::string rouge155_flags_field(const Rouge155Options& o) {
+  std::string flags = fmt::format("-c {} -r {}", o.confidence, o.resamples);
+  if (o.max_ngram > 0) flags += fmt::format(" -n {}", o.max_ngram);
+  if (!o.lcs) flags += " -x";
+  if (o.wlcs_weight) flags += " -w " + *o.wlcs_weight;
+  if (o.skip_distance) flags += fmt::format(" -2 {}", *o.skip_distance);
+  if (o.skip_unigram) flags += " -u";
+  if (o.skip_both) flags += " -U";
+  if (o.stem) flags += " -m";
+  if (o.stem_models) flags += " -M";
+  if (o.stopwords) flags += " -s";
+  if (o.scoring != 'A') flags += " -f B";
+  if (o.alpha != 0.5) flags += fmt::format(" -p {}", o.alpha);
+  if (o.counting != 0) flags += fmt::format(" -t {}", o.counting);
+  if (o.word_limit != 0) flags += fmt::format(" -l {}", o.word_limit);
+  if (o.byte_limit != 0) flags += fmt::format(" -b {}", o.byte_limit);
+  return flags;
+}
+
+// A field printed the same for both modes, from either metric class.
+template <class Get>
+FieldPrinter either_mode(Get get) {
+  return [get](const StatsModel& model) -> std::optional<std::string> {
+    if (const auto* m = dynamic_cast<const RougeScoreMetric*>(&model)) return get(*m);
+    if (const auto* m = dynamic_cast<const Rouge155Metric*>(&model)) return get(*m);
+    return std::nullopt;
+  };
+}
+
+// tok: the shared tokenizer with ROUGE's token rule (ROUGE-1.5.5 then maps tokens to hex ids), or the mode's own.
+std::string tok_field(const RougeScoreMetric& m) {
+  return m.uses_ascii_tokenizer() ? "rouge-ascii-v1" : m.pipeline().tokenizer().id() + kRougeWordsRule;
+}
+std::string tok_field(const Rouge155Metric& m) {
+  return m.uses_byte_tokenizer() ? "rouge155-bytes-v1" : m.pipeline().tokenizer().id() + kRougeWordsRule + "+hexids";
+}
+
+std::string types_field(const RougeScoreMetric& m) {
+  std::string types;
+  // Appended piece by piece: `"+" + name()` trips GCC 12's -Wstringop-overflow false positive.
+  for (const auto& type : m.options().types) {
+    if (!types.empty()) types += '+';
+    types += type.name();
+  }
+  return types;
+}
+
 void apply_compat(const std::string& value, OptionValues& values) {
   if (value == "rouge-score-0.1.2") return values.set("compat", "rouge-score");
   if (value == "rouge155") return values.set("compat", "rouge155");
@@ -116,7 +165,13 @@ MetricDefinition make_rouge_definition() {
       .lowercase = false,
       .tok_key = false,
       .language = true,
-      .language_alias = "--lang"};
+      .language_alias = "--lang",
+      .pipeline = [](const StatsModel& model) -> const TextPipeline* {
+        if (const auto* m = dynamic_cast<const RougeScoreMetric*>(&model)) return &m->pipeline();
+        if (const auto* m = dynamic_cast<const Rouge155Metric*>(&model)) return &m->pipeline();
+        return nullptr;
+      },
+      .norm_when_none = true};
   MetricDefinition d;
   d.command = "rouge";
   d.summary = "ROUGE (rouge-score 0.1.2 or ROUGE-1.5.5 numbers)";
@@ -164,26 +219,41 @@ MetricDefinition make_rouge_definition() {
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.insert(d.signature_keys.end(),
                           {
-                              {"compat", "", apply_compat},
-                              {"types", "", [](const std::string& value, OptionValues& values) {
+                              {"compat", "", apply_compat, either_mode([](const auto& m) {
+                                 using Mode = std::decay_t<decltype(m)>;
+                                 return std::string(std::is_same_v<Mode, Rouge155Metric> ? "rouge155" : "rouge-score-0.1.2");
+                               })},
+                              {"types", "",
+                               [](const std::string& value, OptionValues& values) {
                                  std::string list = value;
                                  std::replace(list.begin(), list.end(), '+', ',');
                                  values.set_list("types", {list});
-                               }},
-                              {"tok", "", apply_tok},
-                              {"stem", "", [](const std::string& value, OptionValues& values) {
+                               },
+                               field_printer<RougeScoreMetric>(types_field)},
+                              {"tok", "", apply_tok, either_mode([](const auto& m) { return tok_field(m); })},
+                              {"stem", "",
+                               [](const std::string& value, OptionValues& values) {
                                  // The stemmer's version is checked when the rebuilt signature is printed.
                                  values.set_flag("stem", value != "no");
-                               }},
-                              {"sent", "", apply_sent},
-                              {"multiref", "", [](const std::string& value, OptionValues&) {
+                               },
+                               either_mode([](const auto& m) { return m.stemmer_id(); })},
+                              {"sent", "", apply_sent,
+                               either_mode([](const auto& m) { return m.options().sentence_separator_label; })},
+                              {"multiref", "",
+                               [](const std::string& value, OptionValues&) {
                                  if (value != "max-f") throw usage_error(fmt::format("signature: unknown multiref '{}'", value));
-                               }},
-                              {"flags", "", [](const std::string& value, OptionValues& values) {
-                                 values.set("rouge155-flags", value);
-                               }},
+                               },
+                               field_printer<RougeScoreMetric>([](const RougeScoreMetric&) { return std::string("max-f"); })},
+                              {"flags", "",
+                               [](const std::string& value, OptionValues& values) { values.set("rouge155-flags", value); },
+                               field_printer<Rouge155Metric>([](const Rouge155Metric& m) {
+                                 return rouge155_flags_field(m.options());
+                               })},
                           });
+  d.signature_layout = {"compat", "types", "flags", "tok", "dict", "icu", "stem", "sent", "norm", "multiref"};
   d.build = build_rouge;
+  // rouge-score's and ROUGE-1.5.5's own tokenizers keep ASCII letters and digits only.
+  d.ascii_only_tokenizer = [](const OptionValues& values) { return chosen_tokenizer(values, "").empty(); };
   return d;
 }
 

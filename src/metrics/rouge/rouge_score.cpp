@@ -263,19 +263,6 @@ std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std:
 }
 
 void RougeScoreMetric::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
-  std::size_t chars = 0, non_ascii = 0;
-  auto census = [&](std::u32string_view text) {
-    for (char32_t c : text) {
-      if (text::is_space(c)) continue;
-      ++chars;
-      if (c >= 0x80) ++non_ascii;
-    }
-  };
-  census(hyp);
-  for (const auto& ref : refs) census(ref);
-  chars_seen_ += chars;
-  non_ascii_seen_ += non_ascii;
-
   // score_multi: per type, the reference with the highest F (first on ties).
   std::vector<PRF> best;
   for (const auto& ref : refs) {
@@ -337,18 +324,9 @@ std::unique_ptr<StatsModel> RougeScoreMetric::score_component(std::size_t k) con
       [column](const SystemStats& system) { return fsum_mean(system, column); });
 }
 
-std::string RougeScoreMetric::signature() const {
-  std::string types;
-  // Appended piece by piece: `"+" + name()` trips GCC 12's -Wstringop-overflow false positive.
-  for (const auto& type : options_.types) {
-    if (!types.empty()) types += '+';
-    types += type.name();
-  }
-  const std::string tok = pipeline_tokenizer_ ? rouge_tokenizer_fields(pipeline_->tokenizer(), "") : "rouge-ascii-v1";
-  const std::string stem = stemmer_ ? stemmer_->id() : "no";
-  return fmt::format("compat:rouge-score-0.1.2|types:{}|tok:{}|stem:{}|sent:{}|norm:{}|multiref:max-f", types, tok,
-                     stem, options_.sentence_separator_label, pipeline_->normalizer_chain_id());
-}
+std::string RougeScoreMetric::signature() const { return print_signature(rouge_definition(), *this); }
+
+std::string RougeScoreMetric::stemmer_id() const { return stemmer_ ? stemmer_->id() : "no"; }
 
 nlohmann::json RougeScoreMetric::details(std::span<const Stat> stats) const {
   nlohmann::json out = nlohmann::json::object();

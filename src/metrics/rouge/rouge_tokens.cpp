@@ -34,10 +34,4 @@ RougeTokens rouge_pipeline_words(std::u32string_view tokenized) {
   return words;
 }
 
-std::string rouge_tokenizer_fields(const Tokenizer& tokenizer, const std::string& suffix) {
-  std::string fields = tokenizer.id() + kRougeWordsRule + suffix;
-  if (const std::string extra = tokenizer.signature_fields(); !extra.empty()) fields += "|" + extra;  // dict:, icu:
-  return fields;
-}
-
 }  // namespace evalcli
