@@ -243,6 +243,29 @@ PYBIND11_MODULE(_native, m) {
           py::arg("hyps"), py::arg("refs"), py::arg("refs_by_segment") = false, py::arg("rstrip") = true,
           "Each segment's statistics and sentence score only: (rows, sentence_scores).")
       .def(
+          "score_pair",
+          [](const MetricSession& session, py::handle hyp, py::handle refs) {
+            // Buffers reused from call to call: the per-pair APIs call this once per pair.
+            thread_local std::u32string hyp_text;
+            thread_local std::vector<std::u32string> ref_texts;
+            thread_local evalcli::StatRow row;
+            read_code_points(hyp.ptr(), false, hyp_text);
+            const py::object references = sequence(refs, "references");
+            ref_texts.resize(static_cast<std::size_t>(length(references)));
+            for (std::size_t k = 0; k < ref_texts.size(); ++k) {
+              read_code_points(item(references, static_cast<Py_ssize_t>(k)), false, ref_texts[k]);
+            }
+            {
+              py::gil_scoped_release release;
+              session.segment_row(hyp_text, ref_texts, row);
+            }
+            py::tuple out(row.size());
+            for (std::size_t i = 0; i < row.size(); ++i) out[i] = py::float_(row[i]);
+            return out;
+          },
+          py::arg("hyp"), py::arg("refs"),
+          "One segment's statistics (a tuple) against its references (a list of str), texts as given (no rstrip).")
+      .def(
           "sacrebleu_format",
           [](const MetricSession& session, const std::vector<double>& totals, int width, bool score_only,
              const std::string& signature, bool is_json, std::optional<std::pair<double, double>> confidence) {

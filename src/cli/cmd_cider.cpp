@@ -52,21 +52,46 @@ CiderCorpusRun::ItemProgress pass_progress(Progress& progress, const char* label
 constexpr const char* kPass1 = "document frequencies";
 constexpr const char* kPass2 = "scoring images";
 
-std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const CiderOptions& options,
-                                             const TextPipeline& pipeline, TextScan& scan, Progress& progress,
-                                             Streams& io) {
+// What pass 1 read: the run, and for plain-text inputs their files (the test
+// set a report or shard records) and the whole test set's segments under --shard.
+struct CountedInputs {
+  std::unique_ptr<CiderCorpusRun> run;
+  std::optional<CorpusSpec> files;
+  std::size_t whole_segments = 0;
+};
+
+// --shard K/N of plain-text inputs: the piece's segments, and one more read
+// only as PTB's context of the piece's last caption (not after the last piece).
+bool select_cider_shard(CorpusSpec& spec, OutputOptions& output, std::size_t& whole_segments) {
+  whole_segments = select_shard(spec, output);
+  if (!output.shard_position) return false;
+  if (spec.first_segment + spec.segment_count >= whole_segments) return false;
+  ++spec.segment_count;
+  return true;
+}
+
+CountedInputs count_inputs(CiderCommandOptions& o, const CiderOptions& options, const TextPipeline& pipeline,
+                           TextScan& scan, Progress& progress, Streams& io) {
   const bool plain = !o.input.refs.empty() || !o.input.positional_refs.empty();
   const bool coco = !o.coco_annotations.empty() || !o.coco_results.empty();
   const int modes = (plain ? 1 : 0) + (!o.jsonl.empty() ? 1 : 0) + (coco ? 1 : 0);
   if (modes == 0) throw usage_error("no references given: use -r FILE..., --jsonl FILE or --coco-annotations/--coco-results");
   if (modes > 1) throw usage_error("give references in one way only: -r FILE..., --jsonl FILE or --coco-annotations");
+  if (!plain && !o.output.shard.empty()) {
+    throw usage_error("--shard reads -r/-i files: JSONL and COCO inputs are read whole (split them instead)");
+  }
   if (plain) {
+    CountedInputs counted;
     CorpusSpec spec = make_corpus_spec(o.input, io.in);
+    const bool context = select_cider_shard(spec, o.output, counted.whole_segments);
     scan_while_reading(spec, scan);
     // The total only on a terminal: counting reads the first hypothesis file once more.
     const std::size_t total = progress.enabled() && !spec.hyp_paths.empty() ? count_lines_for_progress(spec.hyp_paths[0]) : 0;
-    return std::make_unique<CiderCorpusRun>(options, pipeline, spec, CiderCorpusRun::kBlockItems,
-                                            pass_progress(progress, kPass1, total));
+    counted.run = std::make_unique<CiderCorpusRun>(options, pipeline, spec, CiderCorpusRun::kBlockItems,
+                                                   pass_progress(progress, kPass1, total), context);
+    if (context) --spec.segment_count;  // the files of the piece itself
+    counted.files = std::move(spec);
+    return counted;
   }
   if (coco && (o.coco_annotations.empty() || o.coco_results.empty())) {
     throw usage_error("COCO input needs both --coco-annotations FILE and --coco-results FILE");
@@ -83,7 +108,9 @@ std::unique_ptr<CiderCorpusRun> count_inputs(const CiderCommandOptions& o, const
     for (const auto& ref : item.refs) scan.add_line(ref);
   }
   const std::size_t items = set.items.size();
-  return std::make_unique<CiderCorpusRun>(options, pipeline, std::move(set), pass_progress(progress, kPass1, items));
+  CountedInputs counted;
+  counted.run = std::make_unique<CiderCorpusRun>(options, pipeline, std::move(set), pass_progress(progress, kPass1, items));
+  return counted;
 }
 
 // The command's options from the values of its definition's table (command
@@ -112,8 +139,17 @@ CiderCommandOptions command_options(const MetricRun& run) {
 
 // CIDEr's corpus scorer: document frequencies over all references, then every image's score.
 void run_cider(MetricRun& run, Streams& io) {
-  const CiderCommandOptions o = command_options(run);
+  CiderCommandOptions o = command_options(run);
+  o.output.accepts_shard = true;  // plain-text inputs with --df (below)
   check_outputs(o.output, {{"--save-df", o.save_df_path}});
+  if (!o.output.shard.empty() && o.df_path.empty()) {
+    throw Error(ExitCode::usage,
+                "--shard needs --df FILE: CIDEr's document frequencies come from all references, not a piece's",
+                "hint: count them once (evalcli cider -r ... -i ... --save-df FILE) and give every shard --df FILE");
+  }
+  if (!o.output.shard.empty() && !o.save_df_path.empty()) {
+    throw usage_error("--shard and --save-df exclude each other: save the document frequencies of the whole test set");
+  }
   const std::optional<RunSignature>& given = run.given;
   const CiderOptions options = cider_options(run.values);
   auto pipeline =
@@ -128,7 +164,8 @@ void run_cider(MetricRun& run, Streams& io) {
   }
   TextScan scan;
   Progress progress(io.err, o.output.quiet);
-  const std::unique_ptr<CiderCorpusRun> inputs = count_inputs(o, options, *pipeline, scan, progress, io);
+  CountedInputs counted = count_inputs(o, options, *pipeline, scan, progress, io);
+  const std::unique_ptr<CiderCorpusRun>& inputs = counted.run;
   progress.finish();  // before the text warnings
   print_text_warnings(scan, text_checks(run.definition, run.values), inputs->system_names(), o.output.quiet, io.err);
   CiderCorpus& corpus = inputs->corpus();
@@ -154,6 +191,7 @@ void run_cider(MetricRun& run, Streams& io) {
   progress.finish();
   const auto presentation = cider_presentation(corpus.documents(), inputs->ids());
   const std::size_t nrefs = inputs->uniform_refs() > 0 ? inputs->uniform_refs() : kVariableRefs;
+  if (counted.files) record_test_set(*counted.files, systems, counted.whole_segments, o.output);
   report_metric_results(metric, nrefs, systems, o.output, io, presentation.get());
 }
 

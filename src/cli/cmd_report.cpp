@@ -60,6 +60,7 @@ const std::vector<OptionSpec>& shared_text_specs() {
       {.name = "language-pair", .help = "SRC-TGT for every metric that has -l (picks tokenizers as SacreBLEU)", .short_flag = "-l"},
       {.name = "jieba-hmm", .help = "zh-jieba's HMM (on|off) for every metric"},
       {.name = "jieba-dict", .help = "zh-jieba dictionary FILE for every metric"},
+      {.name = "mecab-dict", .help = "ja-mecab dictionary folder DIR for every metric"},
   };
   return specs;
 }

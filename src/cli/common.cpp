@@ -173,6 +173,8 @@ void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options) {
       ->check(CLI::IsMember({"on", "off"}));
   cmd->add_option("--jieba-dict", options.jieba_dict,
                   "zh-jieba: dictionary replacing python3-jieba's dict.txt (same format)");
+  cmd->add_option("--mecab-dict", options.mecab_dict,
+                  "ja-mecab: compiled MeCab dictionary folder (sys.dic) replacing Debian's IPA one");
 }
 
 namespace {

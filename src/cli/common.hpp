@@ -115,7 +115,7 @@ void write_output(Streams& io, const std::string& path, const std::string& conte
 bool wants_statistics(const OutputOptions& output);
 
 // Tokenizer settings every subcommand with --tokenize offers: --jieba-hmm on|off,
-// --jieba-dict FILE (they only affect zh-jieba; docs/segmentation.md).
+// --jieba-dict FILE (they only affect zh-jieba), --mecab-dict DIR (ja-mecab; docs/segmentation.md).
 void add_tokenizer_options(CLI::App* cmd, TokenizerOptions& options);
 
 // Every numeric option of `app` and its subcommands refuses what CLI11 would

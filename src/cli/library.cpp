@@ -123,6 +123,7 @@ MetricSession::MetricSession(const std::string& command, const std::vector<Given
       throw usage_error(fmt::format("evalcli {} with these options cannot score text in memory", command));
     }
     sentence_model_ = definition_.build(values_, BuildContext{.sentence_level = true});
+    num_stats_ = model_->num_stats();
   } else if (command != "cider") {
     throw usage_error(fmt::format("evalcli {} cannot score text in memory", command));
   }
@@ -151,6 +152,13 @@ MetricSession::SegmentScores MetricSession::score_segments(const SegmentTexts& t
     scores.rows.push_back(std::move(row));
   }
   return scores;
+}
+
+void MetricSession::segment_row(std::u32string_view hyp, std::span<const std::u32string> refs, StatRow& row) const {
+  if (!model_) throw usage_error(fmt::format("{} scores need the whole corpus", definition_.command));
+  if (refs.empty()) throw input_error("the segment has no reference");
+  row.assign(num_stats_, 0.0);
+  static_cast<const Metric&>(*model_).segment_stats(hyp, refs, row.data());  // a Metric: checked when built
 }
 
 void MetricSession::check_nrefs(std::size_t nrefs) const {

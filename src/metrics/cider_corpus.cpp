@@ -151,7 +151,7 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
 }
 
 CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
-                               std::size_t block_items, const ItemProgress& on_items)
+                               std::size_t block_items, const ItemProgress& on_items, bool last_is_context)
     : corpus_(std::make_unique<CiderCorpus>(options)), spill_(std::make_unique<Spill>()) {
   ParallelReader reader(spec);
   system_names_ = reader.system_names();
@@ -161,13 +161,24 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
   // the PTB context of the block's last caption of each batch.
   std::vector<std::vector<std::u32string>> refs, hyps;
   std::vector<std::u32string> item_refs, item_hyps, lines;
+  // The next item of the piece the spec selects (--shard: earlier ones are read past).
+  const auto next_item = [&] {
+    while (reader.next(item_hyps, item_refs)) {
+      const std::size_t index = reader.segments_read() - 1;  // 0-based
+      if (index < spec.first_segment) continue;
+      return index - spec.first_segment < spec.segment_count;
+    }
+    return false;
+  };
   bool more = true;
   while (more) {
-    while (refs.size() < block_items + 1 && (more = reader.next(item_hyps, item_refs))) {
+    while (refs.size() < block_items + 1 && (more = next_item())) {
       refs.push_back(std::move(item_refs));  // the reader refills moved-from vectors
       hyps.push_back(std::move(item_hyps));
     }
-    const std::size_t count = std::min(refs.size(), block_items);
+    // At the end of a piece with context, its last item read is only the context.
+    const std::size_t items = refs.size() - (!more && last_is_context && !refs.empty() ? 1 : 0);
+    const std::size_t count = std::min(items, block_items);
     const bool has_next = refs.size() > count;
     lines.clear();
     for (std::size_t i = 0; i < count; ++i) {
@@ -186,7 +197,7 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
     for (std::size_t i = 0; i < count; ++i) {
       corpus_->count_document(refs[i], hyps[i], &spill_->record());
       spill_->write_record();
-      ids_.push_back(std::to_string(ids_.size() + 1));
+      ids_.push_back(std::to_string(spec.first_segment + ids_.size() + 1));
     }
     if (on_items) on_items(ids_.size());
     refs.erase(refs.begin(), refs.begin() + static_cast<std::ptrdiff_t>(count));

@@ -80,6 +80,10 @@ std::vector<OptionSpec> text_option_specs(const TextOptionSpecs& specs) {
   options.push_back({.name = "jieba-dict",
                      .help = "zh-jieba: dictionary replacing python3-jieba's dict.txt (same format)",
                      .role = OptionRole::resource});
+  options.push_back({.name = "mecab-dict",
+                     .help = "ja-mecab: compiled MeCab dictionary folder (sys.dic) replacing Debian's IPA one "
+                             "(default: EVALCLI_MECAB_DICDIR, else Debian's)",
+                     .role = OptionRole::resource});
   return options;
 }
 
@@ -120,6 +124,7 @@ TokenizerOptions tokenizer_options(const OptionValues& values) {
   TokenizerOptions options;
   options.jieba_hmm = values.text("jieba-hmm", "on") == "on";
   options.jieba_dict = values.text("jieba-dict");
+  options.mecab_dict = values.text("mecab-dict");
   return options;
 }
 

@@ -100,7 +100,7 @@ void check_tokenizer_fields(const Tokenizer& tokenizer,
     if (it == own.end()) {
       throw usage_error(fmt::format("signature field '{}:{}' does not apply to tokenizer {} as this run has it "
                                     "(it prints no {}: field: was the signature made with another dictionary, such as "
-                                    "EVALCLI_MECAB_DICDIR for ja-mecab?)",
+                                    "--mecab-dict or EVALCLI_MECAB_DICDIR for ja-mecab?)",
                                     key, value, tokenizer.id(), key));
     }
     if (it->second != value) {

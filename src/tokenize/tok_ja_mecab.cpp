@@ -22,10 +22,18 @@ namespace {
 
 constexpr const char* kDictionaryDir = "/var/lib/mecab/dic/ipadic-utf8";
 
-// The dictionary folder: EVALCLI_MECAB_DICDIR, else Debian's IPA dictionary.
-std::string dictionary_dir() {
+// The dictionary folder: --mecab-dict, else EVALCLI_MECAB_DICDIR, else Debian's
+// IPA dictionary; and how the user chose it, for messages.
+struct DictionaryChoice {
+  std::string dir;
+  std::string given_as;  // "--mecab-dict DIR", "EVALCLI_MECAB_DICDIR=DIR" or ""
+};
+
+DictionaryChoice dictionary_choice(const TokenizerOptions& options) {
+  if (!options.mecab_dict.empty()) return {options.mecab_dict, "--mecab-dict " + options.mecab_dict};
   const char* chosen = std::getenv("EVALCLI_MECAB_DICDIR");
-  return chosen != nullptr && *chosen != '\0' ? chosen : kDictionaryDir;
+  if (chosen != nullptr && *chosen != '\0') return {chosen, std::string("EVALCLI_MECAB_DICDIR=") + chosen};
+  return {kDictionaryDir, ""};
 }
 
 // Why MeCab cannot start with `args`. MeCab 0.996's createTagger() drops the
@@ -43,11 +51,14 @@ std::string mecab_error(const std::string& args) {
 
 class TokenizerJaMecab : public Tokenizer {
  public:
-  TokenizerJaMecab() : dictionary_dir_(dictionary_dir()) {
-    if (!std::filesystem::exists(dictionary_dir_ + "/sys.dic")) {
-      if (dictionary_dir_ != kDictionaryDir) {
+  explicit TokenizerJaMecab(const TokenizerOptions& options) {
+    const DictionaryChoice choice = dictionary_choice(options);
+    dictionary_dir_ = choice.dir;
+    if (!std::filesystem::is_regular_file(dictionary_dir_ + "/sys.dic")) {
+      if (!choice.given_as.empty()) {
         throw Error(ExitCode::missing_resource,
-                    fmt::format("ja-mecab: EVALCLI_MECAB_DICDIR={}: no MeCab dictionary (sys.dic) there", dictionary_dir_));
+                    fmt::format("ja-mecab: {}: no MeCab dictionary (sys.dic) there", choice.given_as),
+                    "hint: give a folder with a compiled MeCab dictionary (sys.dic, matrix.def, char.bin, unk.dic)");
       }
       throw Error(ExitCode::missing_resource,
                   std::string("ja-mecab: MeCab IPA dictionary not found in ") + kDictionaryDir,
@@ -96,6 +107,8 @@ class TokenizerJaMecab : public Tokenizer {
 
 }  // namespace
 
-std::unique_ptr<Tokenizer> make_ja_mecab() { return std::make_unique<TokenizerJaMecab>(); }
+std::unique_ptr<Tokenizer> make_ja_mecab(const TokenizerOptions& options) {
+  return std::make_unique<TokenizerJaMecab>(options);
+}
 
 }  // namespace evalcli::tokenizers

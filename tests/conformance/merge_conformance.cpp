@@ -252,8 +252,10 @@ TEST_CASE("merge refuses mismatched shards of other metrics, naming the field", 
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("metric 'chrF2' vs 'TER'") != std::string::npos);
   // CIDEr shards that counted their own document frequencies are not parts of one run.
-  const auto cider_a = shard_of({"cider"}), cider_b = shard_of({"cider"});
-  result = run_cli({"merge", cider_a->path(), cider_b->path()});
+  const auto cider_a = shard_of({"cider"});
+  const TempFile ref_b("one more caption\n"), hyp_b("one caption\n"), cider_b("", ".json");  // another piece
+  REQUIRE(run_cli({"cider", "-r", ref_b.path(), "-i", hyp_b.path(), "--stats-out", cider_b.path()}).exit_code == 0);
+  result = run_cli({"merge", cider_a->path(), cider_b.path()});
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("--df") != std::string::npos);
   CHECK(run_cli({"merge", cider_a->path()}).exit_code == 0);  // one shard is the whole run

@@ -1,4 +1,4 @@
-// ja-mecab with another dictionary folder (EVALCLI_MECAB_DICDIR): named by
+// ja-mecab with another dictionary folder (--mecab-dict, EVALCLI_MECAB_DICDIR): named by
 // content in the signature, checked when the signature is read back, and a
 // folder without a dictionary is a missing resource (exit 4).
 #include <catch2/catch.hpp>
@@ -76,4 +76,44 @@ TEST_CASE("ja-mecab: a corrupt dictionary is a missing resource with MeCab's own
   CHECK_THAT(result.err, Catch::Contains("cannot start MeCab: ") && Catch::Contains((folder / "sys.dic").string()));
   CHECK_THAT(result.err, !Catch::Contains("cannot start MeCab: \n"));
   std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("ja-mecab with --mecab-dict: the folder chosen as jieba's dictionary is, named in the signature", "[tokenize][mecab]") {
+  const TempFile ref("今日は良い天気です。\n"), hyp("今日はいい天気です。\n");
+  const CliResult plain = run_cli({"bleu", "-tok", "ja-mecab", "-r", ref.path(), "-i", hyp.path()});
+  REQUIRE(plain.exit_code == 0);
+  const auto folder = copied_dictionary();
+  const CliResult other =
+      run_cli({"bleu", "-tok", "ja-mecab", "--mecab-dict", folder.string(), "-r", ref.path(), "-i", hyp.path()});
+  REQUIRE(other.exit_code == 0);
+  CHECK(other.out.find("|dict:mecab-sha256.") != std::string::npos);
+  CHECK(other.out.substr(other.out.find(" = ")) == plain.out.substr(plain.out.find(" = ")));
+  // The option wins over the environment variable.
+  {
+    const ScopedEnv env("EVALCLI_MECAB_DICDIR", "/nonexistent/mecab-dic");
+    const CliResult both =
+        run_cli({"bleu", "-tok", "ja-mecab", "--mecab-dict", folder.string(), "-r", ref.path(), "-i", hyp.path()});
+    CHECK(both.exit_code == 0);
+    CHECK(both.out == other.out);
+  }
+  // The signature read back needs the folder again (a resource), given with --mecab-dict.
+  const std::string signature = other.out.substr(0, other.out.find(" = "));
+  const CliResult again =
+      run_cli({"bleu", "--mecab-dict", folder.string(), "-r", ref.path(), "-i", hyp.path(), "--signature", signature});
+  CHECK(again.exit_code == 0);
+  CHECK(again.out == other.out);
+  // The same option in the tokenize command and in other metrics.
+  const CliResult tokens = run_cli({"tokenize", "-tok", "ja-mecab", "--mecab-dict", folder.string(), "-i", hyp.path()});
+  CHECK(tokens.exit_code == 0);
+  CHECK(run_cli({"chrf", "--tokenize", "ja-mecab", "--mecab-dict", folder.string(), "-r", ref.path(), "-i", hyp.path()})
+            .exit_code == 0);
+  std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("ja-mecab: --mecab-dict without a dictionary is a missing resource naming the option", "[tokenize][mecab]") {
+  const TempFile ref("今日は良い天気です。\n");
+  const CliResult result =
+      run_cli({"bleu", "-tok", "ja-mecab", "--mecab-dict", "/nonexistent/mecab-dic", "-r", ref.path(), "-i", ref.path()});
+  CHECK(result.exit_code == 4);
+  CHECK_THAT(result.err, Catch::Contains("--mecab-dict /nonexistent/mecab-dic: no MeCab dictionary"));
 }

@@ -78,6 +78,52 @@ TEST_CASE("shards written with --shard merge into the whole run's output", "[sta
   }
 }
 
+TEST_CASE("CIDEr shards written with --shard and shared --df merge into the whole run's output", "[stats][shard][cider]") {
+  const TempFile ref(kRef), hyp(kHyp), df("", ".df");
+  REQUIRE(run_cli({"cider", "-q", "-r", ref.path(), "-i", hyp.path(), "--save-df", df.path()}).exit_code == 0);
+  for (const std::string variant : {"cider-d", "cider"}) {
+    INFO(variant);
+    const std::vector<std::string> scoring = {"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df.path(),
+                                              "--variant", variant};
+    auto with = [&](std::vector<std::string> more) {
+      std::vector<std::string> args = scoring;
+      args.insert(args.end(), more.begin(), more.end());
+      return args;
+    };
+    const CliResult whole = run_cli(scoring);
+    REQUIRE(whole.exit_code == 0);
+    const CliResult whole_segments = run_cli(with({"--sentence-level"}));
+    std::vector<std::string> merge = {"merge"};
+    std::vector<std::unique_ptr<TempFile>> shards;
+    for (const char* piece : {"1/3", "2/3", "3/3"}) {
+      shards.push_back(std::make_unique<TempFile>("", ".json"));
+      const CliResult shard = run_cli(with({"-q", "--shard", piece, "--stats-out", shards.back()->path()}));
+      INFO(shard.err);
+      REQUIRE(shard.exit_code == 0);
+      const auto json = nlohmann::json::parse(evalcli::test::read_file(shards.back()->path()));
+      CHECK(json["position"]["of"] == 3);
+      CHECK(json["test_set"]["segments"] == 7);  // the whole test set, as the other metrics' shards
+      merge.push_back(shards.back()->path());
+    }
+    const CliResult merged = run_cli(merge);
+    INFO(merged.err);
+    CHECK(merged.exit_code == 0);
+    CHECK(merged.out == whole.out);
+    // Every image's score as in the whole run (the pieces number their images from their first line).
+    merge.push_back("--sentence-level");
+    CHECK(run_cli(merge).out == whole_segments.out);
+    // A piece left out is refused as for every metric.
+    CHECK(run_cli({"merge", shards[0]->path(), shards[2]->path()}).exit_code == 2);
+  }
+  const TempFile jsonl("{\"id\": 1, \"refs\": [\"a b\"], \"hyp\": \"a b\"}\n", ".jsonl"), out("", ".json");
+  const CliResult refused = run_cli({"cider", "--jsonl", jsonl.path(), "--df", df.path(), "--shard", "1/2", "--stats-out", out.path()});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("--shard reads -r/-i files"));
+  const CliResult save = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df.path(), "--save-df", out.path(),
+                                  "--shard", "1/2", "--stats-out", out.path() + ".shard"});
+  CHECK(save.exit_code == 2);
+}
+
 TEST_CASE("a shard records its position and the whole test set", "[stats][shard]") {
   const TempFile ref(kRef), hyp(kHyp);
   const ShardFiles shards = write_shards("bleu", ref, hyp, 3);
@@ -157,7 +203,7 @@ TEST_CASE("shard option refused where it cannot work, before any input is read",
   refused({"bleu", "-r", ref.path(), "-i", hyp.path(), "--shard", "8/8", "--stats-out", out.path()},
           "the test set has 7 segments");
   refused({"cider", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path()},
-          "cannot score one piece");
+          "--shard needs --df FILE");
   refused({"rouge", "--compat", "rouge155", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out",
            out.path()},
           "ROUGE-1.5.5 mode cannot score one piece");

@@ -87,6 +87,9 @@ class MetricSession {
     std::vector<double> sentence_scores;
   };
   SegmentScores score_segments(const SegmentTexts& texts) const;
+  // One segment's statistics into `row` (resized): the per-pair calls without
+  // the blocks and sentence scores of score_segments. Thread-safe as score().
+  void segment_row(std::u32string_view hyp, std::span<const std::u32string> refs, StatRow& row) const;
 
   // The same in pieces: blocks of segments in corpus order, then the result, so
   // that a caller converts and scores a block at a time (the Python module
@@ -123,6 +126,7 @@ class MetricSession {
   const MetricDefinition& definition_;
   OptionValues values_;
   std::optional<std::string> signature_nrefs_;
+  std::size_t num_stats_ = 0;  // of model_ (stat_names() builds its names on each call)
   std::unique_ptr<StatsModel> model_;           // the corpus metric (null for CIDEr: needs the corpus)
   std::unique_ptr<StatsModel> sentence_model_;  // sentence scores (BLEU: effective order)
 };

@@ -31,8 +31,13 @@ class CiderCorpusRun {
   CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set,
                  const ItemProgress& on_items = {});
   // Pass 1 over plain text read once, in blocks; `block_items` = items tokenized together.
+  // `last_is_context`: the spec's last segment is not scored, only read as the
+  // PTB context of the one before it (a --shard piece followed by the next
+  // piece's first segment tokenizes as within the whole test set). Items are
+  // numbered from the spec's first segment.
   CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
-                 std::size_t block_items = kBlockItems, const ItemProgress& on_items = {});
+                 std::size_t block_items = kBlockItems, const ItemProgress& on_items = {},
+                 bool last_is_context = false);
   ~CiderCorpusRun();
   CiderCorpusRun(const CiderCorpusRun&) = delete;
   CiderCorpusRun& operator=(const CiderCorpusRun&) = delete;

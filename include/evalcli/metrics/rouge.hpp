@@ -134,6 +134,8 @@ class RougeScoreMetric : public Metric {
  public:
   explicit RougeScoreMetric(RougeScoreOptions options);
   std::string name() const override { return "ROUGE"; }
+  // P, R and F of each pair lie in 0..1: their sums never exceed the pairs (a count).
+  StatDomain stat_domain() const override;
   // Per type: precision, recall, fmeasure; then "pairs".
   std::vector<std::string> stat_names() const override;
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
@@ -230,6 +232,8 @@ class Rouge155Metric : public Metric {
  public:
   explicit Rouge155Metric(Rouge155Options options);
   std::string name() const override { return "ROUGE-1.5.5"; }
+  // Per-document scores in 0..1 summed (at most the documents), or with -t 1/2 match counts.
+  StatDomain stat_domain() const override;
   // Per measure: R, P, F strings as numbers (or M, P, H counts with -t 1|2).
   std::vector<std::string> stat_names() const override;
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;

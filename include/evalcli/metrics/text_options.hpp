@@ -1,6 +1,6 @@
 #pragma once
 // The text options every metric shares, declared once (docs/text-pipeline.md):
-// --tokenize (-tok), --normalize, --lowercase (-lc), --jieba-hmm, --jieba-dict,
+// --tokenize (-tok), --normalize, --lowercase (-lc), --jieba-hmm, --jieba-dict, --mecab-dict,
 // and the signature fields that carry them (tok:, norm:, case:, dict:, icu:).
 #include <functional>
 #include <memory>
@@ -31,7 +31,7 @@ struct TextOptionSpecs {
   std::string case_key = "case";  // its signature key ("" = the metric reads case: itself)
   std::string norm_key = "norm";  // signature key of the normalizer chain (TER: prenorm)
   bool tok_key = true;            // read tok: (+ dict:, icu:) as a registry tokenizer
-  bool jieba = true;              // offer --jieba-hmm and --jieba-dict
+  bool jieba = true;              // offer --jieba-hmm, --jieba-dict and --mecab-dict
   // Offer -l/--language-pair SRC-TGT (SacreBLEU's -l): the target language picks
   // the tokenizer SacreBLEU would (chosen_tokenizer); `language_alias` is a
   // further flag for single-language metrics ("--lang", which takes a bare TGT too).

@@ -13,7 +13,7 @@ std::unique_ptr<Tokenizer> make_13a();       // tok_13a.cpp
 std::unique_ptr<Tokenizer> make_intl();      // tok_intl.cpp
 std::unique_ptr<Tokenizer> make_zh();        // tok_zh.cpp
 std::unique_ptr<Tokenizer> make_char();      // tok_char.cpp
-std::unique_ptr<Tokenizer> make_ja_mecab();  // tok_ja_mecab.cpp
+std::unique_ptr<Tokenizer> make_ja_mecab(const TokenizerOptions& options);  // tok_ja_mecab.cpp
 std::unique_ptr<Tokenizer> make_zh_char();   // tok_zh_char.cpp (rouge character level)
 std::unique_ptr<Tokenizer> make_zh_jieba(const TokenizerOptions& options);  // tok_zh_jieba.cpp
 std::unique_ptr<Tokenizer> make_zh_jieba_nohmm(const TokenizerOptions& options);

@@ -16,6 +16,9 @@ namespace evalcli {
 struct TokenizerOptions {
   bool jieba_hmm = true;   // zh-jieba: HMM for unknown runs (jieba.cut(HMM=...))
   std::string jieba_dict;  // zh-jieba: dictionary replacing Debian's dict.txt ("" = default)
+  // ja-mecab: a compiled MeCab dictionary folder (with sys.dic) replacing Debian's
+  // IPA one ("" = EVALCLI_MECAB_DICDIR, else Debian's).
+  std::string mecab_dict;
 };
 
 class Tokenizer {

@@ -25,11 +25,11 @@ class RougeScorer(scoring.BaseScorer):
         options = [("types", self.rouge_types), ("stem", ["true" if use_stemmer else "false"]),
                    ("sentence-sep", ["newline"])]
         self._session = _native.Session("rouge", options, "")
+        self._columns = [(t, 3 * k) for k, t in enumerate(self.rouge_types)]  # each type's (P, R, F) in a row
 
     def _scores(self, refs, prediction):
-        rows, _ = self._session.score_segments([prediction], [refs], True, False)
-        row = rows[0]
-        return {t: scoring.Score(*row[3 * k: 3 * k + 3]) for k, t in enumerate(self.rouge_types)}
+        row = self._session.score_pair(prediction, refs)
+        return {t: scoring.Score(row[k], row[k + 1], row[k + 2]) for t, k in self._columns}
 
     def score(self, target, prediction):
         """{type: Score(precision, recall, fmeasure)} of `prediction` against `target` (both str)."""

@@ -382,6 +382,17 @@ std::vector<std::string> Rouge155Metric::stat_names() const {
   return names;
 }
 
+StatDomain Rouge155Metric::stat_domain() const {
+  const std::size_t scores = 3 * measures_.size();
+  const bool counts = options_.counting != 0;  // -t 1/2: summed match, peer and model counts
+  StatDomain domain{std::vector<StatKind>(scores, StatKind::nonnegative), {}};
+  domain.kinds.push_back(StatKind::count);
+  if (!counts) {
+    for (std::size_t k = 0; k < scores; ++k) domain.at_most.emplace_back(k, scores);
+  }
+  return domain;
+}
+
 std::string Rouge155Metric::morph_stem(const std::string& token) const {
   const auto it = exceptions_.find(token);
   if (it != exceptions_.end()) return it->second;

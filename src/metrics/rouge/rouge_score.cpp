@@ -111,6 +111,14 @@ std::vector<std::string> RougeScoreMetric::stat_names() const {
   return names;
 }
 
+StatDomain RougeScoreMetric::stat_domain() const {
+  const std::size_t pairs = 3 * options_.types.size();
+  StatDomain domain{std::vector<StatKind>(pairs, StatKind::nonnegative), {}};
+  domain.kinds.push_back(StatKind::count);
+  for (std::size_t k = 0; k < pairs; ++k) domain.at_most.emplace_back(k, pairs);
+  return domain;
+}
+
 RougeTokens RougeScoreMetric::tokenize(std::u32string_view text) const {
   if (!pipeline_tokenizer_) {
     if (!pipeline_->has_normalizers()) return rouge_score_tokenize(text, stemmer_.get());
