@@ -57,6 +57,11 @@ std::vector<Case> cases(const std::string& shared) {
        {"--meteor-resources", meteor15},
        true,
        true},
+      {"meteor",
+       {"--compat", "meteor15", "--lang", "de", "--norm", "norm", "-m", "exact stem", "--function-words", "language"},
+       {"--meteor-resources", meteor15},
+       true,
+       true},
       {"ppl", {"-n", "--lowercase"}, {"--lm", toy_lm}, false, true, false},
       {"ppl", {"--tokenize", "13a"}, {"--lm", toy_lm}, false, true, false},
   };

@@ -18,7 +18,8 @@ namespace evalcli {
 namespace {
 
 // Options that only METEOR 1.5 reads.
-constexpr const char* kMeteor15Only[] = {"meteor-resources", "norm", "paraphrase-table", "weights", "beam", "delta"};
+constexpr const char* kMeteor15Only[] = {"meteor-resources", "norm", "paraphrase-table", "weights", "beam", "delta",
+                                         "function-words"};
 constexpr const char* kParaphraseFileRead = "signature-paraphrase-file";
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -103,6 +104,7 @@ std::unique_ptr<StatsModel> build_meteor15(const OptionValues& values) {
     options.weights = weights;
   }
   options.beam_size = values.integer("beam", 40);
+  options.language_function_words = values.text("function-words", "english") == "language";
   return std::make_unique<Meteor15>(options);
 }
 
@@ -252,6 +254,13 @@ MetricDefinition make_meteor_definition() {
            .min = 1,
            .max = 1000000,
            .signature_key = "beam"},
+          // The jar's -l never changes its function-word list (a configuration bug
+          // that published scores carry); "language" is the jar with -s LANG.words.
+          {.name = "function-words",
+           .help = "METEOR 1.5 function words: english (the jar's list for every language, default) or language "
+                   "(function/LANG.words, the jar's -s)",
+           .choices = {"english", "language"},
+           .signature_key = "fw"},
       });
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.push_back({"meteor", "", apply_implementation});
