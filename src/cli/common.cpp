@@ -304,7 +304,7 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
     }
     if (!output.paired_bs) fields.insert(fields.begin(), fmt::format("bs:{}", analysis.confidence_n));
   }
-  fields.push_back("seed:" + (analysis.seed.value ? std::to_string(*analysis.seed.value) : std::string("none")));
+  fields.push_back("seed:" + analysis.seed.decimal);
   analysis.extra_signature = fmt::format("{}", fmt::join(fields, "|"));
   progress.finish();
   return analysis;
@@ -315,7 +315,7 @@ namespace {
 nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_t samples, const stats::Seed& seed) {
   nlohmann::ordered_json out;
   out["resamples"] = samples;
-  out["seed"] = seed.value ? std::to_string(*seed.value) : "none";
+  out["seed"] = seed.decimal;
   out["mean"] = interval.mean;
   out["half_width"] = interval.half_width;
   out["lower"] = interval.lower;

@@ -190,7 +190,7 @@ std::string render_paired_tests(const SacrebleuRun& run, Streams& io) {
   // stdin have a plain "Baseline", and the explanation then names none.
   out += explanation(args, names[0].starts_with("Baseline:") ? names[0] : std::string());
   out += "-----------------\nMetric signatures\n-----------------\n";
-  const std::string seed_text = options.seed.value ? std::to_string(*options.seed.value) : "none";
+  const std::string seed_text = options.seed.decimal;  // str(int(SACREBLEU_SEED)), or "none"
   const std::vector<SacrebleuField> extra = {
       {bs ? "bs" : "ar", bs ? "bs" : "ar", std::to_string(options.default_samples())}, {"seed", "rs", seed_text}};
   for (const Metric* metric : run.metrics) {

@@ -738,7 +738,7 @@ double Cider::corpus_score(const SystemStats& system) const {
   return numpy_mean(scores);
 }
 
-// "variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1[|case:lc][|norm:...]"
+// "variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v2[|case:lc][|norm:...]"
 std::string Cider::signature() const { return print_signature(cider_definition(), *this); }
 
 // ---------------------------------------------------------------- definition

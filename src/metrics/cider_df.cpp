@@ -1,5 +1,5 @@
 // The CIDEr document-frequency file written by --save-df and read by --df:
-//   evalcli-cider-df/1<TAB>documents=N<TAB>n=4<TAB>tok=ptb-v1
+//   evalcli-cider-df/1<TAB>documents=N<TAB>n=4<TAB>tok=ptb-v2
 //   <count><TAB><n-gram words joined by one space>
 // One n-gram per line, in first-seen order (docs/cider.md).
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
 #include "evalcli/stats/resampling.hpp"
 
 #include <fmt/format.h>
+#include <unicode/uchar.h>
 
 #include <algorithm>
 #include <array>
@@ -17,6 +18,7 @@
 #include "stats/numpy_rng.hpp"
 #include "evalcli/core/summation.hpp"
 #include "evalcli/core/worker_pool.hpp"
+#include "evalcli/text/utf8.hpp"
 
 namespace evalcli::stats {
 
@@ -44,20 +46,61 @@ Summation summation_for(const StatsModel& metric) {
 
 namespace {
 
-// Python's int() allows one underscore between two digits ("1_000"): the digits without them, or
-// `digits` unchanged when an underscore stands elsewhere (then the number is refused).
-std::string without_digit_underscores(std::string_view digits) {
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (digits[i] != '_') {
-      out += digits[i];
-      continue;
+// Python 3.11's int(str) strips these (Py_UNICODE_ISSPACE without U+001C-001F).
+bool int_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// A decimal digit's value for int(): Unicode category Nd as Python 3.11 has it
+// (Unicode 14: ICU's Unicode 15 adds the Kawi and Nag Mundari digits), or -1.
+int decimal_value(char32_t c) {
+  if (c >= '0' && c <= '9') return static_cast<int>(c - '0');
+  if ((c >= 0x11F50 && c <= 0x11F59) || (c >= 0x1E4F0 && c <= 0x1E4F9)) return -1;
+  if (u_charType(static_cast<UChar32>(c)) != U_DECIMAL_DIGIT_NUMBER) return -1;
+  return u_charDigitValue(static_cast<UChar32>(c));
+}
+
+constexpr std::size_t kPythonMaxDigits = 4300;  // sys.get_int_max_str_digits(): longer strings are refused
+
+// int(text) as a non-negative integer: its decimal digits, or nullopt where
+// int() raises, or numpy's SeedSequence refuses a negative number.
+std::optional<std::string> python_int_digits(const std::string& text) {
+  std::u32string chars;
+  if (utf8::decode(text, chars) != std::string::npos) return std::nullopt;  // Python: surrogate escapes
+  std::size_t begin = 0, end = chars.size();
+  while (begin < end && int_space(chars[begin])) ++begin;
+  while (end > begin && int_space(chars[end - 1])) --end;
+  bool negative = false;
+  if (begin < end && (chars[begin] == '+' || chars[begin] == '-')) negative = chars[begin++] == '-';
+  std::string digits;
+  for (std::size_t i = begin; i < end; ++i) {
+    if (chars[i] == '_' && i > begin && i + 1 < end && decimal_value(chars[i - 1]) >= 0 && decimal_value(chars[i + 1]) >= 0) {
+      continue;  // one underscore between two digits
     }
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    const bool between_digits = i > 0 && digit(digits[i - 1]) && i + 1 < digits.size() && digit(digits[i + 1]);
-    if (!between_digits) return std::string(digits);
+    const int value = decimal_value(chars[i]);
+    if (value < 0) return std::nullopt;
+    digits += static_cast<char>('0' + value);
   }
-  return out;
+  if (digits.empty() || digits.size() > kPythonMaxDigits) return std::nullopt;
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+  if (negative && digits != "0") return std::nullopt;
+  return digits;
+}
+
+// Decimal digits as little-endian 32-bit words (at least one), as numpy turns an int into entropy.
+std::vector<std::uint32_t> decimal_words(const std::string& digits) {
+  std::vector<std::uint32_t> words = {0};
+  for (char digit : digits) {
+    std::uint64_t carry = static_cast<std::uint64_t>(digit - '0');
+    for (auto& word : words) {
+      const std::uint64_t value = static_cast<std::uint64_t>(word) * 10 + carry;
+      word = static_cast<std::uint32_t>(value);
+      carry = value >> 32;
+    }
+    if (carry != 0) words.push_back(static_cast<std::uint32_t>(carry));
+  }
+  return words;
 }
 
 }  // namespace
@@ -65,18 +108,13 @@ std::string without_digit_underscores(std::string_view digits) {
 Seed parse_seed(const std::string& text, std::string_view source) {
   std::string lowered = text;
   std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (lowered == "none") return {std::nullopt, lowered};
-  // Python's int(): surrounding whitespace, a leading '+' and underscores between digits are accepted.
-  const std::size_t start = lowered.find_first_not_of(" \t\n");
-  const std::size_t end = lowered.find_last_not_of(" \t\n");
-  const std::string_view digits =
-      start == std::string::npos ? std::string_view() : std::string_view(lowered).substr(start, end - start + 1);
-  std::uint64_t value = 0;
-  if (parse_integer(without_digit_underscores(digits), value) != NumberProblem::ok) {
-    throw usage_error(fmt::format("{}: seed '{}' is not a whole number from 0 to {} or 'none'", source, text,
-                                  std::numeric_limits<std::uint64_t>::max()));
+  if (lowered == "none") return {{}, "none", lowered};
+  const std::optional<std::string> digits = python_int_digits(text);
+  if (!digits) {
+    throw usage_error(fmt::format("{}: seed '{}' is not a whole number of at least 0 (as Python's int() reads it) or 'none'",
+                                  source, text));
   }
-  return {value, lowered};
+  return {decimal_words(*digits), *digits, lowered};
 }
 
 Seed resolve_seed(const std::optional<std::string>& option) {
@@ -153,7 +191,7 @@ class ResampleScorer {
 // What a random stream starts from: a seed's words, or fresh entropy (kept
 // so that several passes can draw the same unseeded stream).
 using Entropy = std::vector<std::uint32_t>;
-Entropy stream_entropy(std::optional<std::uint64_t> seed) { return seed ? seed_words(*seed) : fresh_entropy(); }
+Entropy stream_entropy(const Seed& seed) { return seed.fixed() ? seed.words : fresh_entropy(); }
 
 // One random stream's resamples, drawn a block of samples at a time in
 // numpy's order (the row-major (samples, rows) matrix of choice() or
@@ -283,7 +321,7 @@ Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats,
                               const Seed& seed, std::size_t block_bytes, unsigned threads) {
   const ResampleScorer scorer(metric, stats, summation_for(metric));
   WorkerPool pool(threads);
-  auto scores = stream_bootstrap_scores({&scorer}, stream_entropy(seed.value), stats.rows(), samples, block_bytes,
+  auto scores = stream_bootstrap_scores({&scorer}, stream_entropy(seed), stats.rows(), samples, block_bytes,
                                         pool.size() > 1 ? &pool : nullptr);
   return estimate_ci(std::move(scores.front()), MeanKind::exact);
 }
@@ -443,9 +481,8 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
   // SacreBLEU quirk: each comparison seeds with `seed if seed else None`, so
   // seed 0 means fresh entropy there (but not for the baseline's interval).
   // Seeded comparisons therefore all draw the baseline interval's resamples.
-  const std::optional<std::uint64_t> comparison_seed =
-      options.seed.value && *options.seed.value != 0 ? options.seed.value : std::nullopt;
-  const bool shared = comparison_seed.has_value();
+  const Seed comparison_seed = options.seed.fixed() && !options.seed.zero() ? options.seed : Seed{};
+  const bool shared = comparison_seed.fixed();
 
   std::vector<std::vector<PairedResult>> results(metrics.size(), std::vector<PairedResult>(systems));
   std::vector<double> baseline_scores(metrics.size());
@@ -460,7 +497,7 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
   if (bootstrap) {
     std::vector<const ResampleScorer*> base;
     for (const auto& scorer : base_scorers) base.push_back(&scorer);
-    auto scores = stream_bootstrap_scores(base, stream_entropy(options.seed.value), rows, samples, options.block_bytes);
+    auto scores = stream_bootstrap_scores(base, stream_entropy(options.seed), rows, samples, options.block_bytes);
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       const Interval interval = estimate_ci(scores[m], MeanKind::numpy);
       results[m][0].mean = interval.mean;

@@ -175,6 +175,13 @@ class PtbLexer {
     }
     return word.size();
   }
+  // `(&|&amp;)` at i (the entity caseless, as the lexer's %caseless makes
+  // literals): 5 for the entity, 1 for a bare '&', 0 otherwise. Where both
+  // match, the entity is the longer way through the rules that use it.
+  std::size_t ampersand(std::size_t i) const {
+    if (lit(i, U"&amp;")) return 5;
+    return at(i) == '&' ? 1 : 0;
+  }
   // The longest of several literals.
   std::size_t lit_any(std::size_t i, std::initializer_list<std::u32string_view> words) const {
     std::size_t best = 0;
@@ -536,7 +543,7 @@ class PtbLexer {
     }
     best = std::max(best, lit_any(i, {U"c.d.s", U"pro-", U"anti-"}));
     if (ascii_lower(at(i)) == 's') {
-      std::size_t amp = at(i + 1) == '&' ? 1 : lit(i + 1, U"&amp;");
+      std::size_t amp = ampersand(i + 1);
       if (amp) {
         if (std::size_t n = lit(i + 1 + amp, U"p-500")) best = std::max(best, 1 + amp + n);
         if (std::size_t n = lit(i + 1 + amp, U"ls")) best = std::max(best, 1 + amp + n);
@@ -894,7 +901,9 @@ class PtbLexer {
     if (j == i) return 0;
     std::size_t end = 0;
     for (;;) {
-      std::size_t joiner = (at(j) == '+' || at(j) == '&') ? 1 : lit(j, U"&amp;");
+      std::size_t joiner = ampersand(j);
+      if (joiner == 5 && !is_ascii_upper(at(j + joiner))) joiner = 1;  // "&AMP" then a letter run
+      if (at(j) == '+') joiner = 1;
       if (!joiner || !is_ascii_upper(at(j + joiner))) break;
       j += joiner;
       while (is_ascii_upper(at(j))) ++j;
@@ -1296,6 +1305,8 @@ std::u32string caption_line(std::u32string_view caption) {
 class TokenizerPtb : public Tokenizer {
  public:
   std::string name() const override { return "ptb"; }
+  // 2: `&amp;` inside upper-case runs (AT&amp;T, S&amp;P-500) kept whole, as PTBLexer's THINGA/TBSPEC.
+  int version() const override { return 2; }
   std::u32string tokenize(std::u32string_view line) const override {
     const std::u32string text = caption_line(line);
     return tokenize_caption(text, text.size());

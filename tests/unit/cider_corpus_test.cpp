@@ -20,7 +20,7 @@ struct RunResult {
 
 RunResult result_of(evalcli::CiderCorpusRun& run) {
   RunResult result;
-  result.df = evalcli::serialize_document_frequencies(run.corpus().document_frequencies("ptb-v1"));
+  result.df = evalcli::serialize_document_frequencies(run.corpus().document_frequencies("ptb-v2"));
   result.ids = run.ids();
   result.documents = run.corpus().documents();
   for (const auto& system : run.system_stats()) {

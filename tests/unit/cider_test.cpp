@@ -41,7 +41,7 @@ std::vector<double> score(const std::vector<std::pair<std::vector<std::string>, 
 TEST_CASE("CIDEr's corpus score is np.mean of the per-image scores above 8,192 images", "[cider]") {
   // pycocoevalcap: score = np.mean(np.array(scores)); numpy sums in buffers of 8,192.
   const auto metric = evalcli::metric_from_signature(
-      "CIDEr-D", "nrefs:1|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1|version:evalcli-0.1.0");
+      "CIDEr-D", "nrefs:1|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v2|version:evalcli-0.1.0");
   for (const auto& expected : evalcli::test::numpy_reference::numpy_results()) {
     evalcli::SystemStats system;
     for (double score : evalcli::test::numpy_reference::per_image_scores(expected.count, expected.seed)) {
@@ -133,7 +133,7 @@ TEST_CASE("df file errors name file and line", "[cider]") {
 // Issue #17 item 8: a df file that cannot be what --save-df wrote is refused,
 // naming the file, the line and what is wrong.
 TEST_CASE("df files: impossible counts, long n-grams, duplicates and cut files are refused", "[cider]") {
-  const std::string header = "evalcli-cider-df/1\tdocuments=3\tn=2\ttok=ptb-v1\n";
+  const std::string header = "evalcli-cider-df/1\tdocuments=3\tn=2\ttok=ptb-v2\n";
   auto problem = [](const std::string& text) {
     try {
       evalcli::parse_document_frequencies(text, "x.df");
@@ -150,21 +150,24 @@ TEST_CASE("df files: impossible counts, long n-grams, duplicates and cut files a
   CHECK_THAT(problem(header + "1\t \n"), Catch::Contains("x.df:2") && Catch::Contains("empty"));
   CHECK_THAT(problem(header + "1\ta b\n2\tc\n2\ta  b\n"), Catch::Contains("x.df:4") && Catch::Contains("line 2"));
   CHECK_THAT(problem(header + "1\ta\n2\tb"), Catch::Contains("x.df:3") && Catch::Contains("newline"));
-  CHECK_THAT(problem("evalcli-cider-df/1\tdocuments=3\tn=0\ttok=ptb-v1\n"),
+  CHECK_THAT(problem("evalcli-cider-df/1\tdocuments=3\tn=0\ttok=ptb-v2\n"),
              Catch::Contains("x.df:1") && Catch::Contains("n="));
-  CHECK_THAT(problem("evalcli-cider-df/1\tdocuments=3\tn=4\ttok=ptb-v1\n1\ta\n1\ta\n"), Catch::Contains("duplicate"));
+  CHECK_THAT(problem("evalcli-cider-df/1\tdocuments=3\tn=4\ttok=ptb-v2\n1\ta\n1\ta\n"), Catch::Contains("duplicate"));
 }
 
 TEST_CASE("cider CLI: a df file of another tokenizer is refused", "[cider][cli]") {
   TempFile ref("a man rides a horse\nthe cat\n"), hyp("a man rides\nthe cat sits\n");
   TempFile df_13a("evalcli-cider-df/1\tdocuments=2\tn=4\ttok=13a-v1\n1\ta\n", ".df");
-  TempFile df_ptb("evalcli-cider-df/1\tdocuments=2\tn=4\ttok=ptb-v1\n1\ta\n", ".df");
+  TempFile df_ptb("evalcli-cider-df/1\tdocuments=2\tn=4\ttok=ptb-v2\n1\ta\n", ".df");
   TempFile df_none("evalcli-cider-df/1\tdocuments=2\tn=4\n1\ta\n", ".df");
   const auto wrong = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_13a.path()});
   CHECK(wrong.exit_code == 3);
   CHECK_THAT(wrong.err, Catch::Contains(df_13a.path() + ":1") && Catch::Contains("tok=13a-v1") &&
-                            Catch::Contains("ptb-v1"));
+                            Catch::Contains("ptb-v2"));
   CHECK(run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_ptb.path()}).exit_code == 0);
+  // ptb-v1 split `AT&amp;T` (ptb-v2 keeps it whole, as PTBTokenizer 3.4.1): its counts are another tokenizer's.
+  TempFile df_ptb_v1("evalcli-cider-df/1\tdocuments=2\tn=4\ttok=ptb-v1\n1\ta\n", ".df");
+  CHECK(run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_ptb_v1.path()}).exit_code == 3);
   CHECK(run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_13a.path(), "-tok", "13a"}).exit_code == 0);
   const auto missing = run_cli({"cider", "-r", ref.path(), "-i", hyp.path(), "--df", df_none.path()});
   CHECK(missing.exit_code == 3);
@@ -222,7 +225,7 @@ TEST_CASE("cider CLI: plain text, JSONL and COCO inputs agree", "[cider][cli]") 
   CHECK(p["score"] == j["score"]);
   CHECK(p["score"] == c["score"]);
   CHECK(c["sentences"][0]["id"] == 7);  // the annotation file's image order, as its JSON number
-  CHECK(p["signature"].get<std::string>().rfind("nrefs:2|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1|", 0) == 0);
+  CHECK(p["signature"].get<std::string>().rfind("nrefs:2|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v2|", 0) == 0);
 }
 
 TEST_CASE("cider CLI: per-image ids are the input's JSON values, encoded once (issue #19 item 7)", "[cider][cli]") {

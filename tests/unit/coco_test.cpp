@@ -202,7 +202,7 @@ TEST_CASE("coco: signatures with other options read back") {
     CHECK(again.exit_code == 0);
     CHECK(again.out == first.out);
   }
-  const auto wrong = evalcli::test::run_cli({"coco-bleu", "--signature", "Bleu_4|nrefs:2|compat:pycocoevalcap-1.2|n:4|reflen:shortest|tok:ptb-v1", base[0], base[1], base[2], base[3], base[4], base[5]});
+  const auto wrong = evalcli::test::run_cli({"coco-bleu", "--signature", "Bleu_4|nrefs:2|compat:pycocoevalcap-1.2|n:4|reflen:shortest|tok:ptb-v2", base[0], base[1], base[2], base[3], base[4], base[5]});
   CHECK(wrong.exit_code == 2);
 }
 

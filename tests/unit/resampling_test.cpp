@@ -39,21 +39,25 @@ TEST_CASE("estimate_ci takes bounds n//40 and n-n//40-1", "[stats][resampling]")
 }
 
 TEST_CASE("seeds: integers, 'none' in any case, environment fallback", "[stats][resampling]") {
-  CHECK(*parse_seed("12345").value == 12345);
-  CHECK(parse_seed(" +7 ").value == 7U);
-  CHECK_FALSE(parse_seed("NoNe").value.has_value());
+  CHECK(parse_seed("12345").words == std::vector<std::uint32_t>{12345});
+  CHECK(parse_seed(" +7 ").decimal == "7");
+  CHECK_FALSE(parse_seed("NoNe").fixed());
   CHECK(parse_seed("NoNe").text == "none");
   CHECK_THROWS_AS(parse_seed("-1"), Error);
   CHECK_THROWS_AS(parse_seed("abc"), Error);
   // Python's int(): one underscore between two digits.
-  CHECK(*parse_seed("1_000_000").value == 1000000);
+  CHECK(parse_seed("1_000_000").decimal == "1000000");
+  // Unicode digits and seeds of 2^64 and more (numpy's SeedSequence words, low first).
+  CHECK(parse_seed("\u0661\u0662").decimal == "12");
+  CHECK(parse_seed("18446744073709551616").words == std::vector<std::uint32_t>{0, 0, 1});
+  CHECK(parse_seed("-0").zero());
   CHECK(parse_seed("4_2").text == "4_2");
   for (const char* refused : {"4__2", "_42", "42_", "+_42", "4_ 2"}) CHECK_THROWS_AS(parse_seed(refused), Error);
-  CHECK(*resolve_seed(std::string("9")).value == 9);
+  CHECK(resolve_seed(std::string("9")).decimal == "9");
   ::setenv("SACREBLEU_SEED", "77", 1);
-  CHECK(*resolve_seed(std::nullopt).value == 77);
+  CHECK(resolve_seed(std::nullopt).decimal == "77");
   ::unsetenv("SACREBLEU_SEED");
-  CHECK(*resolve_seed(std::nullopt).value == 12345);
+  CHECK(resolve_seed(std::nullopt).decimal == "12345");
 }
 
 TEST_CASE("bootstrap of a constant system gives a zero-width interval", "[stats][resampling]") {

@@ -61,6 +61,11 @@ std::vector<Case> cases(const std::string& shared) {
        {"--meteor-resources", meteor15},
        true,
        true},
+      {"meteor",
+       {"--compat", "meteor15", "--lang", "de", "--norm", "norm", "-m", "exact stem", "--function-words", "language"},
+       {"--meteor-resources", meteor15},
+       true,
+       true},
       {"ppl", {"-n", "--lowercase"}, {"--lm", toy_lm}, false, true, false},
       {"ppl", {"--tokenize", "13a"}, {"--lm", toy_lm}, false, true, false},
   };
@@ -181,12 +186,12 @@ TEST_CASE("signature read-back refuses duplicate, contradicting and unknown fiel
   SECTION("fields of another metric, unknown fields, values not as printed") {
     CHECK(run("rouge", bleu).exit_code == 2);
     const CliResult unknown =
-        run("cider", "nrefs:1|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v1|colour:blue|version:evalcli-0.1.0");
+        run("cider", "nrefs:1|variant:cider-d|n:4|sigma:6|df:corpus|tok:ptb-v2|colour:blue|version:evalcli-0.1.0");
     CHECK(unknown.exit_code == 2);
     CHECK(unknown.err.find("colour:blue") != std::string::npos);
     // A field this evalcli prints otherwise (sigma:6.0 is printed sigma:6).
     const CliResult reprinted =
-        run("cider", "nrefs:1|variant:cider-d|n:4|sigma:6.0|df:corpus|tok:ptb-v1|version:evalcli-0.1.0");
+        run("cider", "nrefs:1|variant:cider-d|n:4|sigma:6.0|df:corpus|tok:ptb-v2|version:evalcli-0.1.0");
     CHECK(reprinted.exit_code == 2);
     CHECK(reprinted.err.find("sigma:6.0") != std::string::npos);
     // A field left out.

@@ -36,6 +36,10 @@ struct Meteor15Options {
   std::optional<std::array<double, 4>> parameters;  // alpha beta gamma delta
   std::optional<std::vector<double>> weights;       // module weights
   int beam_size = 40;
+  // The jar reads resources/function/english.words whatever -l says (its
+  // configuration never updates the default list); true reads the language's
+  // own list, as the jar does with -s LANG.words.
+  bool language_function_words = false;
 };
 
 // One alignment's numbers, before any aggregation (for tests and reports).

@@ -41,11 +41,16 @@ enum class Summation { float32_like_sacrebleu, float64 };
 // float32 for the metrics SacreBLEU computes (those with sacrebleu_fields()).
 Summation summation_for(const StatsModel& metric);
 
-// A random seed as SacreBLEU takes it: an integer, or "none" (any case) for
-// fresh entropy. `text` is what signatures show ("12345", "none").
+// A random seed as SacreBLEU takes it: what Python's int() reads (Unicode
+// decimal digits, surrounding whitespace, '_' between digits, a sign) as a
+// non-negative integer of any size (numpy's SeedSequence), or "none" (any
+// case) for fresh entropy.
 struct Seed {
-  std::optional<std::uint64_t> value;
-  std::string text;
+  std::vector<std::uint32_t> words;  // the integer as SeedSequence's entropy: 32-bit words, low first; empty = none
+  std::string decimal;               // str(int(text)): "12" for "١٢"; "none"
+  std::string text;                  // as given, lower-cased: SacreBLEU's single-system signature shows it
+  bool fixed() const { return !words.empty(); }
+  bool zero() const { return words.size() == 1 && words[0] == 0; }
 };
 // A usage error naming `source` (the option or environment variable) for anything else.
 Seed parse_seed(const std::string& text, std::string_view source = "--seed");

@@ -4,7 +4,6 @@
 #include "evalcli/metrics/meteor15.hpp"
 
 #include <fmt/format.h>
-#include <libstemmer.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -151,31 +150,22 @@ std::u32string decode(std::string_view bytes) {
 
 std::u32string java_lower(std::u32string_view s) { return text::lower(s); }
 
-// Snowball stemmer (libstemmer; METEOR's Java classes for English give the same stems).
+// Snowball stemmer as METEOR's jar has it (meteor15::JarStemmer), cached by word.
 class SnowballStemmer {
  public:
-  explicit SnowballStemmer(const std::string& algorithm) : stemmer_(sb_stemmer_new(algorithm.c_str(), "UTF_8")) {
-    if (stemmer_ == nullptr) throw Error(ExitCode::internal, "libstemmer has no algorithm " + algorithm);
-  }
-  ~SnowballStemmer() { sb_stemmer_delete(stemmer_); }
-  SnowballStemmer(const SnowballStemmer&) = delete;
-  SnowballStemmer& operator=(const SnowballStemmer&) = delete;
+  explicit SnowballStemmer(const std::string& algorithm) : stemmer_(algorithm) {}
 
   std::int32_t stem_hash(const std::u32string& word) const {
     std::lock_guard lock(mutex_);
     auto it = cache_.find(word);
     if (it != cache_.end()) return it->second;
-    const std::string bytes = utf8::encode(word);
-    const sb_symbol* stem = sb_stemmer_stem(stemmer_, reinterpret_cast<const sb_symbol*>(bytes.data()),
-                                            static_cast<int>(bytes.size()));
-    const std::string stemmed(reinterpret_cast<const char*>(stem), static_cast<std::size_t>(sb_stemmer_length(stemmer_)));
-    const std::int32_t hash = java_hash(decode(stemmed));
+    const std::int32_t hash = java_hash(stemmer_.stem(word));
     cache_.emplace(word, hash);
     return hash;
   }
 
  private:
-  sb_stemmer* stemmer_;
+  meteor15::JarStemmer stemmer_;
   mutable std::mutex mutex_;
   mutable std::unordered_map<std::u32string, std::int32_t> cache_;
 };
@@ -517,7 +507,8 @@ Meteor15::Meteor15(Meteor15Options options)
 
   const auto& dir = options_.resources_dir;
   if (!std::filesystem::is_directory(dir)) throw resource_error(dir, "METEOR resources folder not found");
-  for (const auto& line : read_lines(dir / "function" / (lang.name + ".words"), true)) {
+  const std::string function_list = options_.language_function_words ? lang.name : "english";
+  for (const auto& line : read_lines(dir / "function" / (function_list + ".words"), true)) {
     r.function_words.insert(decode(line));
   }
   if (normalizing) {
@@ -905,7 +896,7 @@ std::string Meteor15::signature() const { return print_signature(meteor_definiti
 
 std::optional<std::string> Meteor15::stemmer_field() const {
   if (!resources_->stemmer) return std::nullopt;
-  return fmt::format("snowball-{}-libstemmer-2.2", resources_->language->snowball);
+  return fmt::format("snowball-{}-meteor15-v1", resources_->language->snowball);
 }
 
 std::optional<std::string> Meteor15::paraphrase_field() const {

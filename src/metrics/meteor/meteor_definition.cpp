@@ -18,7 +18,8 @@ namespace evalcli {
 namespace {
 
 // Options that only METEOR 1.5 reads.
-constexpr const char* kMeteor15Only[] = {"meteor-resources", "norm", "paraphrase-table", "weights", "beam", "delta"};
+constexpr const char* kMeteor15Only[] = {"meteor-resources", "norm", "paraphrase-table", "weights", "beam", "delta",
+                                         "function-words"};
 constexpr const char* kParaphraseFileRead = "signature-paraphrase-file";
 
 std::vector<std::string> split_words(const std::string& text) {
@@ -109,6 +110,7 @@ std::unique_ptr<StatsModel> build_meteor15(const OptionValues& values) {
     options.weights = weights;
   }
   options.beam_size = values.integer("beam", 40);
+  options.language_function_words = values.text("function-words", "english") == "language";
   return std::make_unique<Meteor15>(options);
 }
 
@@ -273,6 +275,17 @@ MetricDefinition make_meteor_definition() {
              if (m.options().beam_size == 40) return std::nullopt;  // the jar's default, not printed
              return std::to_string(m.options().beam_size);
            })},
+          // The jar's -l never changes its function-word list (a configuration bug
+          // that published scores carry); "language" is the jar with -s LANG.words.
+          {.name = "function-words",
+           .help = "METEOR 1.5 function words: english (the jar's list for every language, default) or language "
+                   "(function/LANG.words, the jar's -s)",
+           .choices = {"english", "language"},
+           .signature_key = "fw",
+           .print = field_printer<Meteor15>([](const Meteor15& m) -> std::optional<std::string> {
+             if (!m.options().language_function_words) return std::nullopt;  // the jar's default, not printed
+             return "language";
+           })},
       });
   d.signature_keys = text_signature_keys(text);
   d.signature_keys.push_back({"meteor", "", apply_implementation, [](const StatsModel& model) -> std::optional<std::string> {
@@ -297,8 +310,8 @@ MetricDefinition make_meteor_definition() {
   d.signature_keys.push_back({"paraphrase", "",
                               [](const std::string& value, OptionValues& values) { values.set(kParaphraseFileRead, value); },
                               field_printer<Meteor15>([](const Meteor15& m) { return m.paraphrase_field(); })});
-  d.signature_layout = {"meteor", "eval-id", "tok",  "alpha",   "beta",      "gamma",
-                        "stages", "agg",     "norm", "stemmer", "paraphrase", "beam"};
+  d.signature_layout = {"meteor", "eval-id", "tok",  "alpha",   "beta",       "gamma", "stages",
+                        "agg",    "norm",    "stemmer", "paraphrase", "beam", "fw"};
   d.build = build_meteor;
   d.statistics_model = statistics_model;
   return d;
