@@ -36,10 +36,18 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
 std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output,
                                                     std::vector<std::vector<std::string>> eval_ids = {});
 
-// Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`.
-// `line_numbers` / `ids` (log-prob documents) when known, else rows count from 1.
-std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc,
-                                               std::vector<std::size_t> line_numbers = {},
-                                               std::vector<nlohmann::json> ids = {});
+// What `evalcli ppl` knows of its systems: several models on the same text
+// (--lm A B) or several log-prob files of the same documents, the first the
+// baseline of a paired test. Every member may be empty (one system, or a merge).
+struct PplSystems {
+  std::vector<std::string> fields;                     // ARPA: each model's signature fields (lm:, lm-md5:, order:)
+  std::vector<std::vector<std::size_t>> line_numbers;  // log-probs: each file's document lines (else rows count from 1)
+  std::vector<std::vector<nlohmann::json>> ids;        // log-probs: each file's document ids
+  bool paired = false;                                 // a paired test runs: the first system is named the baseline
+};
+
+// Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`;
+// with several systems, each under its name and with its own model's signature.
+std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc, PplSystems systems = {});
 
 }  // namespace evalcli::cli
