@@ -17,12 +17,14 @@
 #include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
 #include "evalcli/metrics/ppl_corpus.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
+#include "evalcli/stats/shard.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
@@ -309,11 +311,44 @@ std::string oov_note(const std::vector<SystemStats>& systems) {
                      fmt::join(counts, ", "));
 }
 
+// --shard K/N over the input's `segments`: the piece to score; its position goes into `output`.
+ppl::SegmentRange select_piece(const std::string& shard, std::size_t segments, OutputOptions& output) {
+  if (shard.empty()) return {};
+  const auto [index, count] = stats::parse_shard_option(shard);
+  output.shard_position = stats::shard_position(index, count, segments);
+  return {output.shard_position->first_line - 1, output.shard_position->lines};
+}
+
+// What a JSON report or a shard records of the scored input (as record_test_set does for -r/-i
+// files): the whole input's segment count and, per system, the file it scored and its SHA-256
+// (the text for every model of --lm; each --logprobs file). Standard input has no hash: nothing.
+void record_inputs(const std::vector<std::string>& paths, std::size_t segments, OutputOptions& output) {
+  const bool records = output.format == "json" || !output.json_out.empty() || !output.stats_out.empty();
+  if (!records || std::find(paths.begin(), paths.end(), "-") != paths.end()) return;
+  TestSetIdentity identity;
+  identity.segments = segments;
+  for (const auto& path : paths) identity.hypotheses.push_back({path, sha256_file_hex(path)});
+  output.test_set = identity;
+}
+
+// --shard: the segments of the whole input, counted in a first reading.
+std::size_t count_input(const std::string& path, bool documents, Streams& io) {
+  ppl::TextInput input(path, io.in);
+  const std::size_t segments = documents ? ppl::count_documents(input) : ppl::count_text_lines(input);
+  if (segments == 0) {
+    throw input_error(fmt::format("{}: empty input: no {} to score", input.name(), documents ? "documents" : "lines"));
+  }
+  return segments;
+}
+
 // The evalcli report: every model of --lm over the same text (read once per model).
 void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   if (o.kenlm_output) return run_kenlm_output(o, given, io);
   const ArpaSetup setup = make_arpa_setup(o);
   const bool several = o.lms.size() > 1;
+  OutputOptions output = shared_output(o);
+  const std::size_t whole = o.output.shard.empty() ? 0 : count_input(o.input, false, io);
+  const ppl::SegmentRange piece = select_piece(o.output.shard, whole, output);
   std::vector<SystemStats> systems;
   std::vector<std::string> fields;
   TokenizedLook tokenized_look;
@@ -326,7 +361,8 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     ppl::ArpaCorpusOptions scoring = arpa_scoring(o, setup);
     // Per-line rows only when reported (--per-doc, JSON, statistics options):
     // corpus scoring keeps constant memory whatever the number of lines.
-    scoring.keep_rows = o.per_doc || needs_rows(shared_output(o));
+    scoring.keep_rows = o.per_doc || needs_rows(output);
+    scoring.range = piece;
     if (m == 0 && !o.output.quiet) scoring.on_line = [&](std::string_view line) { tokenized_look.add(line); };
     Progress progress(io.err, o.output.quiet);
     scoring.on_scored = line_progress(progress, o.input);
@@ -337,12 +373,13 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     if (several) scored.system.system = o.lms[m];  // the models are the systems
     systems.push_back(std::move(scored.system));
   }
+  record_inputs(std::vector<std::string>(systems.size(), o.input), whole > 0 ? whole : systems[0].segments, output);
   const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, fields.front());
   PplSystems shown;
   shown.fields = std::move(fields);
   shown.paired = o.output.paired_bs || o.output.paired_ar;
   const auto presentation = ppl_presentation(metric, o.per_doc, std::move(shown));
-  report_metric_results(metric, 0, systems, shared_output(o), io, presentation.get());
+  report_metric_results(metric, 0, systems, output, io, presentation.get());
   if (several && !o.output.quiet) io.err << oov_note(systems);
   io.err << tokenized_look.note();
 }
@@ -407,8 +444,12 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
   const bool several = o.logprob_files.size() > 1;
   const bool paired = o.output.paired_bs || o.output.paired_ar;
+  OutputOptions output = shared_output(o);
+  // --shard: one file (several are refused with --stats-out), counted first.
+  const std::size_t whole = o.output.shard.empty() ? 0 : count_input(o.logprob_files.front(), true, io);
+  const ppl::SegmentRange piece = select_piece(o.output.shard, whole, output);
   // Rows are kept to check several files' documents against each other; else constant memory.
-  const bool keep_rows = several || o.per_doc || needs_rows(shared_output(o));
+  const bool keep_rows = several || o.per_doc || needs_rows(output);
   std::vector<SystemStats> systems;
   PplSystems shown;
   shown.paired = paired;
@@ -419,7 +460,7 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
       if (++warnings <= 10) io.err << "evalcli: warning: " << warning << '\n';
     };
     Progress progress(io.err, o.output.quiet);
-    ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn, line_progress(progress, file));
+    ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn, line_progress(progress, file), piece);
     progress.finish();
     if (warnings > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warnings - 10);
     if (scored.system.segments == 0) throw input_error(fmt::format("{}: empty input: no documents to score", input.name()));
@@ -428,9 +469,10 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
     shown.ids.push_back(std::move(scored.ids));
   }
   if (several) check_same_documents(o.logprob_files, systems, shown, paired);
+  record_inputs(o.logprob_files, whole > 0 ? whole : systems[0].segments, output);
   const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
   const auto presentation = ppl_presentation(metric, o.per_doc, std::move(shown));
-  report_metric_results(metric, 0, systems, shared_output(o), io, presentation.get());
+  report_metric_results(metric, 0, systems, output, io, presentation.get());
   if (several && !paired && !o.output.quiet) io.err << token_count_note(systems);
 }
 
@@ -498,7 +540,8 @@ void check_systems(const PplOptions& o) {
 }
 
 void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
-  check_outputs(o.output, {{"--json-out", o.json_out}});
+  o.output.accepts_shard = true;  // --shard K/N: a piece of the text's lines or of the JSONL documents
+  check_outputs(shared_output(o));  // --json-out among them
   if (o.values.has("lm") == o.values.has("logprobs")) {
     throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl (each may name several models)");
   }
@@ -509,6 +552,10 @@ void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
     throw usage_error("--kenlm-output prints KenLM's text only: the statistics options need the evalcli report");
   }
   check_systems(o);
+  if (!o.output.shard.empty() && (o.lms.empty() ? o.logprob_files.front() : o.input) == "-") {
+    throw usage_error(fmt::format("--shard needs the input as a file ({}): standard input cannot be read twice",
+                                  o.lms.empty() ? "--logprobs FILE" : "-i FILE"));
+  }
   if (!o.lms.empty()) {
     if (cmd->count("--logprob-base") > 0) throw usage_error("--logprob-base applies to --logprobs only");
     run_arpa(o, signature, io);

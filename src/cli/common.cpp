@@ -74,6 +74,31 @@ nlohmann::ordered_json shard_test_set_json(const TestSetIdentity& identity) {
 
 }  // namespace
 
+TestSetIdentity test_set_from_shard(const std::string& json) {
+  // The shard reader checked that it is an object; anything else in it is read as absent.
+  const nlohmann::json doc = nlohmann::json::parse(json);
+  TestSetIdentity identity;
+  if (const auto segments = doc.find("segments"); segments != doc.end() && segments->is_number_unsigned()) {
+    identity.segments = segments->get<std::size_t>();
+  }
+  const auto text = [](const nlohmann::json& file, const char* key) {
+    const auto found = file.find(key);
+    return found != file.end() && found->is_string() ? found->get<std::string>() : std::string();
+  };
+  const auto files = [&doc, &text](const char* key) {
+    std::vector<FileIdentity> out;
+    const auto list = doc.find(key);
+    if (list == doc.end() || !list->is_array()) return out;
+    for (const auto& file : *list) {
+      if (file.is_object()) out.push_back({text(file, "file"), text(file, "sha256")});
+    }
+    return out;
+  };
+  identity.references = files("references");
+  identity.hypotheses = files("hypotheses");
+  return identity;
+}
+
 nlohmann::ordered_json test_set_json(const TestSetIdentity& identity) {
   nlohmann::ordered_json references = nlohmann::ordered_json::array();
   for (const auto& file : identity.references) references.push_back({{"file", file.file}, {"sha256", file.sha256}});

@@ -52,6 +52,8 @@ struct TestSetIdentity {
 };
 TestSetIdentity identify_test_set(const CorpusSpec& spec, std::size_t segments);
 nlohmann::ordered_json test_set_json(const TestSetIdentity& identity);
+// A shard's "test_set" (with its "hypotheses") read back, for the report of merged --shard pieces.
+TestSetIdentity test_set_from_shard(const std::string& json);
 
 struct OutputOptions {
   std::string format = "text";  // text | json

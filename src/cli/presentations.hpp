@@ -33,8 +33,11 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
 // `eval_ids` (settings-file runs): per system, the EVAL ID of each row; the
 // peer is then always named by its system name and -d lines are printed in
 // ROUGE's by_evalID order. Empty: line files (rows 000000, 000001, ...).
+// `per_doc`: the -d lines even when the metric's flags lack -d (not in the
+// signature: `evalcli merge --sentence-level` asks for them).
 std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output,
-                                                    std::vector<std::vector<std::string>> eval_ids = {});
+                                                    std::vector<std::vector<std::string>> eval_ids = {},
+                                                    bool per_doc = false);
 
 // What `evalcli ppl` knows of its systems: several models on the same text
 // (--lm A B) or several log-prob files of the same documents, the first the
