@@ -37,6 +37,8 @@ void run_merge(MergeOptions options, CLI::App* cmd, Streams& io) {
                                       ? "signatures differ in " + stats::signature_difference(merged.signature, rebuilt)
                                       : std::string("metric name or statistics differ")));
   }
+  // Pieces of one --shard split: the report records the whole test set, as the one run's does.
+  if (!merged.test_set.empty()) options.output.test_set = test_set_from_shard(merged.test_set);
   // Totals as one run sums them: exactly for such metrics (rouge-score), else in order.
   if (metric->exact_totals()) stats::total_rows_exactly(merged);
   // Printed as the metric's own command prints it (ROUGE's table, CIDEr's mean,

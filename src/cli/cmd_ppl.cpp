@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -16,12 +17,14 @@
 #include "cli/run_signature.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
+#include "evalcli/core/sha256.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
 #include "evalcli/metrics/ppl_corpus.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
+#include "evalcli/stats/shard.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
@@ -31,8 +34,8 @@ namespace evalcli::cli {
 namespace {
 
 struct PplOptions {
-  std::string lm;
-  std::string logprobs;
+  std::vector<std::string> lms;            // --lm: one model, or several on the same text (the systems)
+  std::vector<std::string> logprob_files;  // --logprobs: one file, or several models' log-probs of the same documents
   std::string input = "-";
   bool null_context = false;
   bool kenlm_output = false;
@@ -232,14 +235,29 @@ std::function<void(std::size_t)> line_progress(Progress& progress, const std::st
   };
 }
 
-void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
+// The signature fields of a run of `model` (loaded from `path`).
+std::string arpa_fields(const PplOptions& o, const ArpaSetup& setup, const std::string& path,
+                        const ppl::NgramModel& model) {
+  return fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(path).filename().string(),
+                     model.md5(), model.order(), o.null_context ? "null" : "sentence", setup.tok_field);
+}
+
+ppl::ArpaCorpusOptions arpa_scoring(const PplOptions& o, const ArpaSetup& setup) {
+  ppl::ArpaCorpusOptions scoring;
+  scoring.mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
+  scoring.pipeline = setup.pipeline.get();
+  scoring.kenlm_final_line = o.kenlm_final_line;
+  return scoring;
+}
+
+// --kenlm-output: KenLM query's text for the one model.
+void run_kenlm_output(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ArpaSetup setup = make_arpa_setup(o);
+  const std::string& lm = o.lms.front();
   // The MD5 (in the signature) is only computed if a signature is printed or checked.
-  const bool needs_signature = !o.kenlm_output || !o.json_out.empty() || given != nullptr;
-  const auto model = ppl::NgramModel::load(o.lm, &io.err, needs_signature);
-  const std::string metric_fields =
-      fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(o.lm).filename().string(),
-                  model->md5(), model->order(), o.null_context ? "null" : "sentence", setup.tok_field);
+  const bool needs_signature = !o.json_out.empty() || given != nullptr;
+  const auto model = ppl::NgramModel::load(lm, &io.err, needs_signature);
+  const std::string metric_fields = arpa_fields(o, setup, lm, *model);
   // The model given must be the signature's (name, MD5, order).
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
   const std::string signature = full_signature(0, metric_fields);
@@ -247,41 +265,19 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
 
   ppl::TextInput input(o.input, io.in);
   OutputBuffer out(io.out);
-  ppl::ArpaCorpusOptions scoring;
-  scoring.mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
-  scoring.pipeline = setup.pipeline.get();
-  scoring.kenlm_final_line = o.kenlm_final_line;
-  // Per-line rows only when reported (--per-doc, JSON, statistics options):
-  // corpus scoring keeps constant memory whatever the number of lines.
-  scoring.keep_rows = !o.kenlm_output && (o.per_doc || needs_rows(shared_output(o)));
-  scoring.want_words = o.kenlm_output && levels.word;
-  TokenizedLook tokenized_look;
-  if (!o.kenlm_output && !o.output.quiet) scoring.on_line = [&](std::string_view line) { tokenized_look.add(line); };
+  ppl::ArpaCorpusOptions scoring = arpa_scoring(o, setup);
+  scoring.want_words = levels.word;
   // KenLM's per-line output on the same terminal would be written into the bar.
-  Progress progress(io.err, o.output.quiet || (o.kenlm_output && ::isatty(STDOUT_FILENO) == 1));
+  Progress progress(io.err, o.output.quiet || ::isatty(STDOUT_FILENO) == 1);
   scoring.on_scored = line_progress(progress, o.input);
   nlohmann::ordered_json per_line = nlohmann::ordered_json::array();
-  std::function<void(const ppl::ArpaLine&)> print_kenlm_line;
-  if (o.kenlm_output) {
-    print_kenlm_line = [&](const ppl::ArpaLine& line) {
-      out.append(kenlm_line_text(line, levels.sentence));
-      if (o.per_doc) per_line.push_back(kenlm_line_json(line));
-    };
-  }
+  const auto print_kenlm_line = [&](const ppl::ArpaLine& line) {
+    out.append(kenlm_line_text(line, levels.sentence));
+    if (o.per_doc) per_line.push_back(kenlm_line_json(line));
+  };
   const ppl::ArpaCorpus scored = ppl::score_arpa_text(*model, input, scoring, print_kenlm_line);
   progress.finish();
   const ppl::PplStats& corpus = scored.totals;
-
-  if (!o.kenlm_output) {
-    out.flush();
-    // As every metric: nothing to score is an input error, not a report of n/a (KenLM's output mode prints its summary).
-    if (corpus.lines == 0) throw input_error(fmt::format("{}: empty input: no lines to score", input.name()));
-    const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, metric_fields);
-    const auto presentation = ppl_presentation(metric, o.per_doc);
-    report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
-    io.err << tokenized_look.note();
-    return;
-  }
   const nlohmann::ordered_json details = corpus.to_json();
   if (levels.summary) {
     out.append(fmt::format("Perplexity including OOVs:\t{}\nPerplexity excluding OOVs:\t{}\nOOVs:\t{}\nTokens:\t{}\n",
@@ -297,27 +293,187 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   }
 }
 
+// With several models: a note when their OOV counts differ (each OOV is one
+// cheap <unk>, so perplexity including OOVs favours the smaller vocabulary).
+std::string oov_note(const std::vector<SystemStats>& systems) {
+  std::vector<std::string> counts;
+  bool differ = false;
+  const std::uint64_t first = ppl::arpa_stats(systems[0].totals).oovs;
+  for (const auto& system : systems) {
+    const ppl::PplStats totals = ppl::arpa_stats(system.totals);
+    differ = differ || totals.oovs != first;
+    counts.push_back(fmt::format("{} ({} of {} tokens)", system.system, totals.oovs, totals.tokens));
+  }
+  if (!differ) return "";
+  return fmt::format("evalcli: note: the models' vocabularies differ: OOVs {}; each OOV costs one <unk>, so the "
+                     "perplexity including OOVs favours the model with more of them: read a comparison next to the "
+                     "OOV counts\n",
+                     fmt::join(counts, ", "));
+}
+
+// --shard K/N over the input's `segments`: the piece to score; its position goes into `output`.
+ppl::SegmentRange select_piece(const std::string& shard, std::size_t segments, OutputOptions& output) {
+  if (shard.empty()) return {};
+  const auto [index, count] = stats::parse_shard_option(shard);
+  output.shard_position = stats::shard_position(index, count, segments);
+  return {output.shard_position->first_line - 1, output.shard_position->lines};
+}
+
+// What a JSON report or a shard records of the scored input (as record_test_set does for -r/-i
+// files): the whole input's segment count and, per system, the file it scored and its SHA-256
+// (the text for every model of --lm; each --logprobs file). Standard input has no hash: nothing.
+void record_inputs(const std::vector<std::string>& paths, std::size_t segments, OutputOptions& output) {
+  const bool records = output.format == "json" || !output.json_out.empty() || !output.stats_out.empty();
+  if (!records || std::find(paths.begin(), paths.end(), "-") != paths.end()) return;
+  TestSetIdentity identity;
+  identity.segments = segments;
+  for (const auto& path : paths) identity.hypotheses.push_back({path, sha256_file_hex(path)});
+  output.test_set = identity;
+}
+
+// --shard: the segments of the whole input, counted in a first reading.
+std::size_t count_input(const std::string& path, bool documents, Streams& io) {
+  ppl::TextInput input(path, io.in);
+  const std::size_t segments = documents ? ppl::count_documents(input) : ppl::count_text_lines(input);
+  if (segments == 0) {
+    throw input_error(fmt::format("{}: empty input: no {} to score", input.name(), documents ? "documents" : "lines"));
+  }
+  return segments;
+}
+
+// The evalcli report: every model of --lm over the same text (read once per model).
+void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
+  if (o.kenlm_output) return run_kenlm_output(o, given, io);
+  const ArpaSetup setup = make_arpa_setup(o);
+  const bool several = o.lms.size() > 1;
+  OutputOptions output = shared_output(o);
+  const std::size_t whole = o.output.shard.empty() ? 0 : count_input(o.input, false, io);
+  const ppl::SegmentRange piece = select_piece(o.output.shard, whole, output);
+  std::vector<SystemStats> systems;
+  std::vector<std::string> fields;
+  TokenizedLook tokenized_look;
+  for (std::size_t m = 0; m < o.lms.size(); ++m) {
+    const auto model = ppl::NgramModel::load(o.lms[m], &io.err);
+    fields.push_back(arpa_fields(o, setup, o.lms[m], *model));
+    // The model given must be the signature's (name, MD5, order).
+    if (given != nullptr) check_rebuilt_signature(*given, "PPL", fields.back());
+    ppl::TextInput input(o.input, io.in);
+    ppl::ArpaCorpusOptions scoring = arpa_scoring(o, setup);
+    // Per-line rows only when reported (--per-doc, JSON, statistics options):
+    // corpus scoring keeps constant memory whatever the number of lines.
+    scoring.keep_rows = o.per_doc || needs_rows(output);
+    scoring.range = piece;
+    if (m == 0 && !o.output.quiet) scoring.on_line = [&](std::string_view line) { tokenized_look.add(line); };
+    Progress progress(io.err, o.output.quiet);
+    scoring.on_scored = line_progress(progress, o.input);
+    ppl::ArpaCorpus scored = ppl::score_arpa_text(*model, input, scoring);
+    progress.finish();
+    // As every metric: nothing to score is an input error, not a report of n/a.
+    if (scored.totals.lines == 0) throw input_error(fmt::format("{}: empty input: no lines to score", input.name()));
+    if (several) scored.system.system = o.lms[m];  // the models are the systems
+    systems.push_back(std::move(scored.system));
+  }
+  record_inputs(std::vector<std::string>(systems.size(), o.input), whole > 0 ? whole : systems[0].segments, output);
+  const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, fields.front());
+  PplSystems shown;
+  shown.fields = std::move(fields);
+  shown.paired = o.output.paired_bs || o.output.paired_ar;
+  const auto presentation = ppl_presentation(metric, o.per_doc, std::move(shown));
+  report_metric_results(metric, 0, systems, output, io, presentation.get());
+  if (several && !o.output.quiet) io.err << oov_note(systems);
+  io.err << tokenized_look.note();
+}
+
 // ---------------------------------------------------------------------------
 // Log-prob mode
+
+// Several log-prob files are several models' scores of the same documents:
+// the same number, and document by document the same text (characters, bytes,
+// words) and id (where both have one). A paired test compares per-token
+// perplexities, which only mean the same thing over the same tokens.
+void check_same_documents(const std::vector<std::string>& files, const std::vector<SystemStats>& systems,
+                          const PplSystems& shown, bool paired) {
+  const auto where = [&](std::size_t s, std::size_t i) { return fmt::format("{}:{}", files[s], shown.line_numbers[s][i]); };
+  for (std::size_t s = 1; s < systems.size(); ++s) {
+    if (systems[s].rows.size() != systems[0].rows.size()) {
+      throw input_error(fmt::format("{}: {} documents, but {} has {}: several --logprobs files must score the same "
+                                    "documents",
+                                    files[s], systems[s].rows.size(), files[0], systems[0].rows.size()));
+    }
+    for (std::size_t i = 0; i < systems[s].rows.size(); ++i) {
+      const ppl::LogprobStats a = ppl::logprob_stats(systems[0].rows[i]);
+      const ppl::LogprobStats b = ppl::logprob_stats(systems[s].rows[i]);
+      if (a.chars != b.chars || a.bytes != b.bytes || a.words != b.words || a.docs_without_text != b.docs_without_text) {
+        throw input_error(fmt::format("{}: not the text of {} ({} vs {} characters, {} vs {} bytes): several "
+                                      "--logprobs files must score the same documents, in the same order",
+                                      where(s, i), where(0, i), b.chars, a.chars, b.bytes, a.bytes));
+      }
+      const nlohmann::json& id_a = shown.ids[0][i];
+      const nlohmann::json& id_b = shown.ids[s][i];
+      if (!id_a.is_null() && !id_b.is_null() && id_a != id_b) {
+        throw input_error(fmt::format("{}: id {} is not the id {} of {}: several --logprobs files must score the same "
+                                      "documents, in the same order",
+                                      where(s, i), id_b.dump(), id_a.dump(), where(0, i)));
+      }
+      if (paired && a.scored_tokens != b.scored_tokens) {
+        throw input_error(fmt::format("{}: {} scored tokens, but {} has {}: per-token perplexities of different "
+                                      "tokenizations are not comparable, so a paired test of them would mislead; "
+                                      "compare the files' bits per byte (bpb) instead",
+                                      where(s, i), b.scored_tokens, where(0, i), a.scored_tokens));
+      }
+    }
+  }
+}
+
+// Without a paired test, a note when the files score different numbers of tokens.
+std::string token_count_note(const std::vector<SystemStats>& systems) {
+  const auto tokens = [](const SystemStats& system) { return ppl::logprob_stats(system.totals).scored_tokens; };
+  for (const auto& system : systems) {
+    if (tokens(system) != tokens(systems[0])) {
+      return fmt::format("evalcli: note: {} scores {} tokens, {} scores {}: per-token perplexities of different "
+                         "tokenizations are not comparable; bits per character and byte of the same text are\n",
+                         systems[0].system, tokens(systems[0]), system.system, tokens(system));
+    }
+  }
+  return "";
+}
 
 void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ppl::LogBase base = ppl::parse_log_base(o.logprob_base);
   const std::string metric_fields = fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base));
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
-  ppl::TextInput input(o.logprobs, io.in);
-  const bool keep_rows = o.per_doc || needs_rows(shared_output(o));  // else constant memory
-  std::size_t warnings = 0;
-  const auto warn = [&](const std::string& warning) {
-    if (++warnings <= 10) io.err << "evalcli: warning: " << warning << '\n';
-  };
-  Progress progress(io.err, o.output.quiet);
-  ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn, line_progress(progress, o.logprobs));
-  progress.finish();
-  if (warnings > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warnings - 10);
-  if (scored.system.segments == 0) throw input_error(fmt::format("{}: empty input: no documents to score", input.name()));
+  const bool several = o.logprob_files.size() > 1;
+  const bool paired = o.output.paired_bs || o.output.paired_ar;
+  OutputOptions output = shared_output(o);
+  // --shard: one file (several are refused with --stats-out), counted first.
+  const std::size_t whole = o.output.shard.empty() ? 0 : count_input(o.logprob_files.front(), true, io);
+  const ppl::SegmentRange piece = select_piece(o.output.shard, whole, output);
+  // Rows are kept to check several files' documents against each other; else constant memory.
+  const bool keep_rows = several || o.per_doc || needs_rows(output);
+  std::vector<SystemStats> systems;
+  PplSystems shown;
+  shown.paired = paired;
+  for (const auto& file : o.logprob_files) {
+    ppl::TextInput input(file, io.in);
+    std::size_t warnings = 0;
+    const auto warn = [&](const std::string& warning) {
+      if (++warnings <= 10) io.err << "evalcli: warning: " << warning << '\n';
+    };
+    Progress progress(io.err, o.output.quiet);
+    ppl::LogprobCorpus scored = ppl::score_logprob_text(input, base, keep_rows, warn, line_progress(progress, file), piece);
+    progress.finish();
+    if (warnings > 10) io.err << fmt::format("evalcli: warning: {} more positive log-probabilities\n", warnings - 10);
+    if (scored.system.segments == 0) throw input_error(fmt::format("{}: empty input: no documents to score", input.name()));
+    systems.push_back(std::move(scored.system));
+    shown.line_numbers.push_back(std::move(scored.line_numbers));
+    shown.ids.push_back(std::move(scored.ids));
+  }
+  if (several) check_same_documents(o.logprob_files, systems, shown, paired);
+  record_inputs(o.logprob_files, whole > 0 ? whole : systems[0].segments, output);
   const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
-  const auto presentation = ppl_presentation(metric, o.per_doc, std::move(scored.line_numbers), std::move(scored.ids));
-  report_metric_results(metric, 0, {scored.system}, shared_output(o), io, presentation.get());
+  const auto presentation = ppl_presentation(metric, o.per_doc, std::move(shown));
+  report_metric_results(metric, 0, systems, output, io, presentation.get());
+  if (several && !paired && !o.output.quiet) io.err << token_count_note(systems);
 }
 
 // --signature: the options a PPL signature records (context, tokenization,
@@ -338,8 +494,8 @@ std::optional<RunSignature> apply_signature(PplOptions& o, const CLI::App& cmd) 
 // The options of the run from the values of the definition's table.
 void take_values(PplOptions& o) {
   const OptionValues& values = o.values;
-  o.lm = values.text("lm");
-  o.logprobs = values.text("logprobs");
+  o.lms = values.list("lm");
+  o.logprob_files = values.list("logprobs");
   o.input = values.text("input", "-");
   o.null_context = values.flag("null-context");
   o.kenlm_output = values.flag("kenlm-output");
@@ -351,10 +507,43 @@ void take_values(PplOptions& o) {
   o.logprob_base = values.text("logprob-base", "e");
 }
 
+// Several models (several --lm or --logprobs files) are several systems: what
+// cannot take more than one, and the paired tests that need more than one.
+void check_systems(const PplOptions& o) {
+  const bool arpa = !o.lms.empty();
+  const std::size_t count = arpa ? o.lms.size() : o.logprob_files.size();
+  const char* option = arpa ? "--lm" : "--logprobs";
+  if (o.output.paired_bs || o.output.paired_ar) {
+    if (count < 2) {
+      throw usage_error(fmt::format("{}: a paired test compares models on the same text: give the baseline first and "
+                                    "the others after it ({} BASELINE{} OTHER{}...)",
+                                    o.output.paired_bs ? "--paired-bs" : "--paired-ar", option,
+                                    arpa ? ".arpa" : ".jsonl", arpa ? ".arpa" : ".jsonl"));
+    }
+  }
+  if (count < 2) return;
+  if (!o.signature.empty()) {
+    throw usage_error(fmt::format("--signature names one model: give one {} file with it", option));
+  }
+  if (o.kenlm_output) throw usage_error("--kenlm-output prints KenLM's text for one model: give one --lm");
+  if (!o.output.stats_out.empty()) {
+    throw usage_error(fmt::format("--stats-out writes one model's statistics: run each {} file on its own with "
+                                  "--stats-out",
+                                  option));
+  }
+  if (arpa && o.input == "-") {
+    throw usage_error("several --lm models each read the text: give it with -i FILE (standard input can be read once)");
+  }
+  if (std::find(o.logprob_files.begin(), o.logprob_files.end(), "-") != o.logprob_files.end()) {
+    throw usage_error("several --logprobs files: standard input (-) cannot be one of them");
+  }
+}
+
 void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
-  check_outputs(o.output, {{"--json-out", o.json_out}});
+  o.output.accepts_shard = true;  // --shard K/N: a piece of the text's lines or of the JSONL documents
+  check_outputs(shared_output(o));  // --json-out among them
   if (o.values.has("lm") == o.values.has("logprobs")) {
-    throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl");
+    throw usage_error("give exactly one of --lm MODEL.arpa and --logprobs FILE.jsonl (each may name several models)");
   }
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
   take_values(o);
@@ -362,7 +551,12 @@ void run_ppl(PplOptions o, CLI::App* cmd, Streams& io) {
   if (o.kenlm_output && wants_statistics(o.output)) {
     throw usage_error("--kenlm-output prints KenLM's text only: the statistics options need the evalcli report");
   }
-  if (!o.lm.empty()) {
+  check_systems(o);
+  if (!o.output.shard.empty() && (o.lms.empty() ? o.logprob_files.front() : o.input) == "-") {
+    throw usage_error(fmt::format("--shard needs the input as a file ({}): standard input cannot be read twice",
+                                  o.lms.empty() ? "--logprobs FILE" : "-i FILE"));
+  }
+  if (!o.lms.empty()) {
     if (cmd->count("--logprob-base") > 0) throw usage_error("--logprob-base applies to --logprobs only");
     run_arpa(o, signature, io);
     return;
@@ -413,28 +607,50 @@ std::string ppl_headline(const nlohmann::ordered_json& details, bool arpa) {
 
 }  // namespace
 
-std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc, std::vector<std::size_t> line_numbers,
-                                               std::vector<nlohmann::json> ids) {
+namespace {
+
+// The signature of system `s` when each system is its own model: the run's
+// signature with the baseline model's fields replaced by the model's own.
+std::string model_signature(const std::string& signature, const std::string& baseline_fields,
+                            const std::vector<std::string>& fields, std::size_t s) {
+  if (s == 0 || s >= fields.size()) return signature;
+  const std::string from = "|" + baseline_fields + "|";
+  const auto at = signature.find(from);
+  if (at == std::string::npos) throw Error(ExitCode::internal, "ppl: the model's fields are not in the signature");
+  return signature.substr(0, at) + "|" + fields[s] + "|" + signature.substr(at + from.size());
+}
+
+}  // namespace
+
+std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc, PplSystems systems) {
   const auto* ppl_metric = dynamic_cast<const ppl::PplMetric*>(&metric);
   if (ppl_metric == nullptr) throw Error(ExitCode::internal, "ppl_presentation needs a PPL metric");
   const bool arpa = ppl_metric->mode() == ppl::PplMetric::Mode::arpa;
   auto presentation = std::make_unique<Presentation>();
   presentation->default_width = 4;
-  auto line_of = [line_numbers](std::size_t i) { return i < line_numbers.size() ? line_numbers[i] : i + 1; };
+  auto shown = std::make_shared<const PplSystems>(std::move(systems));
+  auto line_of = [shown](std::size_t s, std::size_t i) {
+    if (s < shown->line_numbers.size() && i < shown->line_numbers[s].size()) return shown->line_numbers[s][i];
+    return i + 1;
+  };
+  auto signature_of = [shown, baseline = metric.signature()](const std::string& signature, std::size_t s) {
+    return model_signature(signature, baseline, shown->fields, s);
+  };
   // One line / document as evalcli ppl --per-doc reports it.
-  auto row_json = [arpa, line_of, ids](const StatRow& row, std::size_t i) {
+  auto row_json = [arpa, line_of, shown](const StatRow& row, std::size_t s, std::size_t i) {
     nlohmann::ordered_json out;
-    out["line"] = line_of(i);
+    out["line"] = line_of(s, i);
     if (arpa) {
-      const ppl::PplStats s = ppl::arpa_stats(row);
-      out["log10_total"] = s.log10_total;
-      out["ppl"] = s.tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(s.ppl_including_oovs());
-      out["tokens"] = s.tokens;
-      out["oovs"] = s.oovs;
-      out["chars"] = s.chars;
-      out["bytes"] = s.bytes;
+      const ppl::PplStats st = ppl::arpa_stats(row);
+      out["log10_total"] = st.log10_total;
+      out["ppl"] = st.tokens == 0 ? nlohmann::json(nullptr) : nlohmann::json(st.ppl_including_oovs());
+      out["tokens"] = st.tokens;
+      out["oovs"] = st.oovs;
+      out["chars"] = st.chars;
+      out["bytes"] = st.bytes;
     } else {
-      out["id"] = i < ids.size() ? ids[i] : nlohmann::json(nullptr);
+      const bool known = s < shown->ids.size() && i < shown->ids[s].size();
+      out["id"] = known ? shown->ids[s][i] : nlohmann::json(nullptr);
       const auto details = ppl::logprob_stats(row).to_json();
       for (auto it = details.begin(); it != details.end(); ++it) {
         if (it.key() != "docs") out[it.key()] = it.value();
@@ -442,12 +658,14 @@ std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool pe
     }
     return out;
   };
-  presentation->system_text = [arpa, per_doc, row_json, &metric](const std::string& signature,
-                                                                 const std::vector<SystemStats>& systems,
-                                                                 std::size_t s) {
+  presentation->system_text = [arpa, per_doc, row_json, signature_of, shown, &metric](
+                                  const std::string& signature, const std::vector<SystemStats>& systems,
+                                  std::size_t s) {
     const SystemStats& system = systems[s];
     const nlohmann::ordered_json details = metric.details(system.totals);
-    std::string text = ppl_headline(details, arpa) + report_text(details, signature);
+    // Several models: each under its name (the baseline's named so), as other commands' "Baseline: " prefix.
+    std::string text = systems.size() > 1 ? (s == 0 && shown->paired ? "Baseline: " : "") + system.system + "\n" : "";
+    text += ppl_headline(details, arpa) + report_text(details, signature_of(signature, s));
     if (!arpa) {
       const auto without_text = ppl::logprob_stats(system.totals).docs_without_text;
       if (without_text > 0) {
@@ -457,7 +675,7 @@ std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool pe
     }
     if (!per_doc) return text;
     for (std::size_t i = 0; i < system.rows.size(); ++i) {
-      const auto row = row_json(system.rows[i], i);
+      const auto row = row_json(system.rows[i], s, i);
       if (arpa) {
         text += fmt::format("line {}: ppl = {} log10_total = {} tokens = {} oovs = {}\n", number_text(row["line"]),
                             number_text(row["ppl"]), number_text(row["log10_total"]), number_text(row["tokens"]),
@@ -470,8 +688,9 @@ std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool pe
     }
     return text;
   };
-  presentation->json = [arpa, per_doc, row_json](nlohmann::ordered_json& report, const SystemStats& system,
-                                                 std::size_t) {
+  presentation->json = [arpa, per_doc, row_json, signature_of](nlohmann::ordered_json& report,
+                                                               const SystemStats& system, std::size_t s) {
+    report["signature"] = signature_of(report["signature"].get<std::string>(), s);
     if (arpa) {
       const ppl::PplStats totals = ppl::arpa_stats(system.totals);
       report["segments"] = totals.lines;
@@ -483,7 +702,7 @@ std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool pe
     }
     if (!per_doc) return;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < system.rows.size(); ++i) rows.push_back(row_json(system.rows[i], i));
+    for (std::size_t i = 0; i < system.rows.size(); ++i) rows.push_back(row_json(system.rows[i], s, i));
     report[arpa ? "sentences" : "documents"] = rows;
   };
   return presentation;
@@ -497,8 +716,12 @@ void add_ppl_command(CLI::App& app, Streams& io) {
   cmd->add_option("-f,--format", o->format, "report format")->check(CLI::IsMember({"text", "json"}));
   add_output_file_option(cmd, "--json-out", o->json_out, "also write the JSON report to FILE (atomically; - = stdout)");
   cmd->add_flag("--per-doc,--sentence-level", o->per_doc, "also report every line / document");
-  // One model and one text are one system: paired tests cannot run (comparing two models is not offered yet).
-  add_statistics_options(cmd, o->output, "--confidence,--ci", "--seed", /*paired_tests=*/false);
+  // Paired tests compare several models on the same text (--lm A B, --logprobs A B): check_systems
+  // refuses them with one. No reference tool to match: ties count in the p-value (a model compared with
+  // itself gets p = 1), and each comparison says which model is better (lower perplexity).
+  add_statistics_options(cmd, o->output, "--confidence,--ci", "--seed");
+  o->output.paired_counts_ties = true;
+  o->output.paired_verdict = true;
   add_signature_option(cmd, o->signature);
   cmd->callback([o, cmd, &io] { run_ppl(*o, cmd, io); });
 }

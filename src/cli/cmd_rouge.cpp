@@ -148,6 +148,10 @@ void run_rouge155_setup(RougeCommandOptions o, Rouge155Options options, CLI::App
   if (cmd->count("--sentence-sep") > 0) {
     throw usage_error("--sentence-sep is for -r/-i line files; the settings file's INPUT-FORMAT says how to read sentences");
   }
+  if (!o.output.shard.empty()) {
+    throw usage_error("--shard needs -r/-i line files: a --rouge155-config settings file names its own summaries "
+                      "(split it into several settings files instead)");
+  }
   if (o.output.paired_bs || o.output.paired_ar || !o.output.stats_out.empty()) {
     throw usage_error("--paired-bs, --paired-ar and --stats-out need -r/-i line files, not --rouge155-config");
   }
@@ -178,7 +182,10 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
   if (!metric.options().file_list_format.empty()) {
     throw usage_error("-z (a file list) needs the list given as --rouge155-config FILE");
   }
-  const CorpusSpec spec = make_corpus_spec(o.input, io.in);
+  CorpusSpec spec = make_corpus_spec(o.input, io.in);
+  // --shard K/N: the per-document rows of one piece; merged, they are the one run's rows, so its
+  // averages and its own bootstrap intervals (computed from the rows) are the one run's too.
+  const std::size_t whole_segments = select_shard(spec, o.output);
   std::vector<std::vector<SystemStats>> results;
   {
     Progress progress(io.err, o.output.quiet);
@@ -187,7 +194,7 @@ void run_rouge155(RougeCommandOptions o, const Rouge155Options& options, const R
   }
   warn_rouge155(metric, o.output.quiet, io);
   const std::size_t nrefs = o.input.num_refs > 1 ? static_cast<std::size_t>(o.input.num_refs) : spec.ref_paths.size();
-  record_test_set(spec, results[0], 0, o.output);
+  record_test_set(spec, results[0], whole_segments, o.output);
   if (cmd->count("--width") == 0) o.output.width = 5;
   if (cmd->count("--seed") > 0) o.output.seed = std::to_string(o.seed);
   const auto presentation = rouge155_presentation(metric, o.rouge155_output);
@@ -224,19 +231,13 @@ void refuse_confidence_level(const RougeCommandOptions& o) {
 }
 
 void run_rouge(RougeCommandOptions o, CLI::App* cmd, Streams& io) {
-  o.output.accepts_shard = true;  // rouge-score mode; ROUGE-1.5.5 mode refuses it below
+  o.output.accepts_shard = true;  // both modes (ROUGE-1.5.5 with -r/-i line files)
   check_outputs(o.output);
   refuse_confidence_level(o);
   const std::optional<RunSignature> given = apply_signature(o, *cmd);
   take_values(o);
   const RunSignature* signature = given ? &*given : nullptr;
-  if (o.compat == "rouge155") {
-    if (!o.output.shard.empty()) {
-      throw usage_error("--shard: ROUGE-1.5.5 mode cannot score one piece of the test set yet; split the files "
-                        "instead (docs/sharding.md)");
-    }
-    return run_rouge155(o, rouge155_options(o.values), signature, cmd, io);
-  }
+  if (o.compat == "rouge155") return run_rouge155(o, rouge155_options(o.values), signature, cmd, io);
   const bool rouge155_only = cmd->count("--rouge155-flags") + cmd->count("--rouge155-output") +
                                  cmd->count("--rouge155-config") + cmd->count("--rouge155-system") +
                                  cmd->count("--max-ngram") + cmd->count("--no-lcs") + cmd->count("--wlcs-weight") +
@@ -381,7 +382,7 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
 }
 
 std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output,
-                                                    std::vector<std::vector<std::string>> eval_ids) {
+                                                    std::vector<std::vector<std::string>> eval_ids, bool per_doc) {
   auto presentation = std::make_unique<Presentation>();
   presentation->default_width = 5;
   if (!perl_output) {
@@ -406,8 +407,9 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
     return cache->emplace(&system, std::move(m)).first->second;
   };
   auto ids = std::make_shared<std::vector<std::vector<std::string>>>(std::move(eval_ids));
-  presentation->system_text = [&metric, measures_of, ids](const std::string&, const std::vector<SystemStats>& systems,
-                                                          std::size_t s) {
+  presentation->system_text = [&metric, measures_of, ids, per_doc](const std::string&,
+                                                                   const std::vector<SystemStats>& systems,
+                                                                   std::size_t s) {
     const auto& options = metric.options();
     const auto& m = measures_of(systems[s]);
     const bool from_setup = !ids->empty();
@@ -440,7 +442,7 @@ std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric
                               confidence, average.low[c], average.high[c]);
         }
       }
-      if (options.per_doc) {
+      if (options.per_doc || per_doc) {
         text += ".............................................\n";
         const auto& rows = m.rows[k];
         for (const std::size_t d : order) {

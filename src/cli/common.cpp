@@ -16,6 +16,7 @@
 #include "cli/progress.hpp"
 #include "cli/text_warnings.hpp"
 #include "evalcli/io/output_file.hpp"
+#include "evalcli/metrics/registry.hpp"
 #include "evalcli/stats/distribution.hpp"
 #include "evalcli/stats/resampling.hpp"
 #include "evalcli/stats/shard.hpp"
@@ -72,6 +73,31 @@ nlohmann::ordered_json shard_test_set_json(const TestSetIdentity& identity) {
 }
 
 }  // namespace
+
+TestSetIdentity test_set_from_shard(const std::string& json) {
+  // The shard reader checked that it is an object; anything else in it is read as absent.
+  const nlohmann::json doc = nlohmann::json::parse(json);
+  TestSetIdentity identity;
+  if (const auto segments = doc.find("segments"); segments != doc.end() && segments->is_number_unsigned()) {
+    identity.segments = segments->get<std::size_t>();
+  }
+  const auto text = [](const nlohmann::json& file, const char* key) {
+    const auto found = file.find(key);
+    return found != file.end() && found->is_string() ? found->get<std::string>() : std::string();
+  };
+  const auto files = [&doc, &text](const char* key) {
+    std::vector<FileIdentity> out;
+    const auto list = doc.find(key);
+    if (list == doc.end() || !list->is_array()) return out;
+    for (const auto& file : *list) {
+      if (file.is_object()) out.push_back({text(file, "file"), text(file, "sha256")});
+    }
+    return out;
+  };
+  identity.references = files("references");
+  identity.hypotheses = files("hypotheses");
+  return identity;
+}
 
 nlohmann::ordered_json test_set_json(const TestSetIdentity& identity) {
   nlohmann::ordered_json references = nlohmann::ordered_json::array();
@@ -268,6 +294,7 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
   if (output.paired_bs && output.paired_ar) throw usage_error("--paired-bs and --paired-ar exclude each other");
   if (paired_test(output) && n < 2) throw usage_error("paired tests need several systems: -i BASELINE SYSTEM...");
   analysis.seed = stats::resolve_seed(output.seed);
+  analysis.higher_is_better = higher_is_better(metric.name());
 
   std::vector<stats::StatMatrix> matrices;
   for (const auto& system : systems) matrices.emplace_back(system.rows, metric.num_stats());
@@ -280,6 +307,7 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
     options.samples = static_cast<std::size_t>(output.paired_bs ? output.paired_bs_n : output.paired_ar_n);
     options.seed = analysis.seed;
     options.jobs = static_cast<unsigned>(output.threads);
+    options.count_ties = output.paired_counts_ties;
     // Every score on the same resamples (one generator per comparison, same seed).
     const std::vector<std::vector<stats::StatMatrix>> per_model(models.size(), matrices);
     const auto results = stats::run_paired_tests(models, per_model, options, [&](std::size_t done, std::size_t all) {
@@ -312,6 +340,38 @@ Analysis analyse(const StatsModel& metric, const std::vector<SystemStats>& syste
 
 namespace {
 
+// The level of the '*' after a p-value (SacreBLEU's), and of a verdict's "significant".
+constexpr double kSignificanceLevel = 0.05;
+
+// Which of a system and the baseline has the better score in the metric's
+// direction: "system", "baseline", or "neither" (equal scores).
+std::string better_side(const Analysis& analysis, double baseline_score, double system_score) {
+  if (system_score == baseline_score) return "neither";
+  return (system_score > baseline_score) == analysis.higher_is_better ? "system" : "baseline";
+}
+
+// A paired test's outcome in words (--paired-* of ppl): which side scores better,
+// in the metric's direction, and whether the test finds the difference significant.
+std::string verdict_line(const StatsModel& model, const Analysis& analysis, const std::vector<SystemStats>& systems,
+                         std::size_t s, const stats::PairedResult& baseline, const stats::PairedResult& result,
+                         int width) {
+  const std::string direction = analysis.higher_is_better ? "higher is better" : "lower is better";
+  const std::string scores = fmt::format("{} {} vs baseline {} {}", systems[s].system, format_fixed(result.score, width),
+                                         systems[0].system, format_fixed(baseline.score, width));
+  const std::string better = better_side(analysis, baseline.score, result.score);
+  if (better == "neither") {
+    return fmt::format("  {}: {}: the same score ({}), no difference\n", model.name(), scores, direction);
+  }
+  const std::string which = better == "system" ? systems[s].system + " is better" : "the baseline is better";
+  if (!result.p_value) return fmt::format("  {}: {}: {} ({})\n", model.name(), scores, which, direction);
+  const double p = *result.p_value;
+  const std::string significance =
+      p <= kSignificanceLevel
+          ? fmt::format("significant (p = {:.4f} <= {})", p, kSignificanceLevel)
+          : fmt::format("not significant (p = {:.4f} > {}): no evidence that either is better", p, kSignificanceLevel);
+  return fmt::format("  {}: {}: {} ({}); {}\n", model.name(), scores, which, direction, significance);
+}
+
 nlohmann::ordered_json interval_json(const stats::Interval& interval, std::size_t samples, const stats::Seed& seed) {
   nlohmann::ordered_json out;
   out["resamples"] = samples;
@@ -339,6 +399,11 @@ void add_statistics_json(nlohmann::ordered_json& report, const ScoreAnalysis& sc
     paired["p_value"] = r.p_value ? nlohmann::ordered_json(*r.p_value) : nlohmann::ordered_json();
     paired["mean"] = r.mean ? nlohmann::ordered_json(*r.mean) : nlohmann::ordered_json();
     paired["ci"] = r.ci ? nlohmann::ordered_json(*r.ci) : nlohmann::ordered_json();
+    if (output.paired_verdict && s > 0 && score.paired[0]) {
+      paired["higher_is_better"] = analysis.higher_is_better;
+      paired["better"] = better_side(analysis, score.paired[0]->score, r.score);
+      paired["significant"] = r.p_value && *r.p_value <= kSignificanceLevel;
+    }
     report["paired"] = paired;
   }
 }
@@ -432,7 +497,8 @@ std::string text_line(const StatsModel& metric, const std::string& signature, st
 // After a presentation's own text: the interval and test results that the
 // default one-line form shows inline; with score components, a line for each,
 // named by its model ("ROUGE rouge2 bootstrap 95% CI ...").
-std::string statistics_lines(const Analysis& analysis, std::size_t s, const OutputOptions& output) {
+std::string statistics_lines(const Analysis& analysis, const std::vector<SystemStats>& systems, std::size_t s,
+                             const OutputOptions& output) {
   std::string out;
   const int width = output.width;
   for (const auto& score : analysis.scores) {
@@ -451,6 +517,9 @@ std::string statistics_lines(const Analysis& analysis, std::size_t s, const Outp
     if (r.p_value) line += fmt::format(" p = {:.4f}{} against the baseline", *r.p_value, *r.p_value <= 0.05 ? "*" : "");
     if (s == 0) line += " (baseline)";
     out += line + "\n";
+    if (output.paired_verdict && s > 0 && score.paired[0]) {
+      out += verdict_line(*score.model, analysis, systems, s, *score.paired[0], r, width);
+    }
   }
   return out;
 }
@@ -556,7 +625,7 @@ void report_metric_results(const StatsModel& metric, std::size_t nrefs, const st
       const auto& system = systems[s];
       if (presentation != nullptr && presentation->system_text) {
         rendered += presentation->system_text(signature, systems, s);
-        rendered += statistics_lines(analysis, s, output);
+        rendered += statistics_lines(analysis, systems, s, output);
       } else {
         rendered += default_system_text(scorers, signature, system, s, system_prefix(systems, s, output), output,
                                         analysis);

@@ -52,6 +52,8 @@ struct TestSetIdentity {
 };
 TestSetIdentity identify_test_set(const CorpusSpec& spec, std::size_t segments);
 nlohmann::ordered_json test_set_json(const TestSetIdentity& identity);
+// A shard's "test_set" (with its "hypotheses") read back, for the report of merged --shard pieces.
+TestSetIdentity test_set_from_shard(const std::string& json);
 
 struct OutputOptions {
   std::string format = "text";  // text | json
@@ -67,6 +69,11 @@ struct OutputOptions {
   int paired_bs_n = 1000;           // --paired-bs-n (-pbsn)
   bool paired_ar = false;           // --paired-ar: approximate randomisation
   int paired_ar_n = 10000;          // --paired-ar-n (-parn)
+  // Set by commands without a reference tool to match (ppl): the p-value counts
+  // ties (a system compared with itself gets p = 1, not SacreBLEU's smallest p),
+  // and each comparison says which side is better in the metric's direction.
+  bool paired_counts_ties = false;
+  bool paired_verdict = false;
   // -j/--threads (also SacreBLEU's --paired-jobs): threads that score segments and run paired
   // tests; 0 = every available core. The output is the same for any number.
   int threads = 0;
@@ -182,6 +189,7 @@ struct Analysis {
   std::vector<ScoreAnalysis> scores;  // [0]: the score the report gives; then the other components
   std::size_t confidence_n = 0;
   stats::Seed seed;
+  bool higher_is_better = true;  // the metric's direction (lower for TER, PPL)
   const ScoreAnalysis& main() const { return scores[0]; }
   bool has_components() const { return !component_models.empty(); }
 };

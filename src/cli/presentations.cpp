@@ -16,7 +16,7 @@ std::unique_ptr<Presentation> presentation_for(const StatsModel& metric, const O
     return rouge_score_presentation(*rouge, report);
   }
   if (const auto* rouge155 = dynamic_cast<const Rouge155Metric*>(&metric)) {
-    return rouge155_presentation(*rouge155, false);
+    return rouge155_presentation(*rouge155, false, {}, output.sentence_level);  // --sentence-level: -d's lines
   }
   if (dynamic_cast<const Cider*>(&metric) != nullptr) return cider_presentation(std::nullopt, {});
   if (dynamic_cast<const ppl::PplMetric*>(&metric) != nullptr) return ppl_presentation(metric, output.sentence_level);

@@ -33,13 +33,24 @@ std::unique_ptr<Presentation> rouge_score_presentation(const RougeScoreMetric& m
 // `eval_ids` (settings-file runs): per system, the EVAL ID of each row; the
 // peer is then always named by its system name and -d lines are printed in
 // ROUGE's by_evalID order. Empty: line files (rows 000000, 000001, ...).
+// `per_doc`: the -d lines even when the metric's flags lack -d (not in the
+// signature: `evalcli merge --sentence-level` asks for them).
 std::unique_ptr<Presentation> rouge155_presentation(const Rouge155Metric& metric, bool perl_output,
-                                                    std::vector<std::vector<std::string>> eval_ids = {});
+                                                    std::vector<std::vector<std::string>> eval_ids = {},
+                                                    bool per_doc = false);
 
-// Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`.
-// `line_numbers` / `ids` (log-prob documents) when known, else rows count from 1.
-std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc,
-                                               std::vector<std::size_t> line_numbers = {},
-                                               std::vector<nlohmann::json> ids = {});
+// What `evalcli ppl` knows of its systems: several models on the same text
+// (--lm A B) or several log-prob files of the same documents, the first the
+// baseline of a paired test. Every member may be empty (one system, or a merge).
+struct PplSystems {
+  std::vector<std::string> fields;                     // ARPA: each model's signature fields (lm:, lm-md5:, order:)
+  std::vector<std::vector<std::size_t>> line_numbers;  // log-probs: each file's document lines (else rows count from 1)
+  std::vector<std::vector<nlohmann::json>> ids;        // log-probs: each file's document ids
+  bool paired = false;                                 // a paired test runs: the first system is named the baseline
+};
+
+// Perplexity: `key = value` lines of the summed statistics, per-line lines with `per_doc`;
+// with several systems, each under its name and with its own model's signature.
+std::unique_ptr<Presentation> ppl_presentation(const StatsModel& metric, bool per_doc, PplSystems systems = {});
 
 }  // namespace evalcli::cli

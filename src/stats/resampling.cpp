@@ -326,8 +326,9 @@ Interval bootstrap_confidence(const StatsModel& metric, const StatMatrix& stats,
   return estimate_ci(std::move(scores.front()), MeanKind::exact);
 }
 
-double p_value(std::span<const double> samples, double observed) {
-  const auto count = std::count_if(samples.begin(), samples.end(), [&](double x) { return x > observed; });
+double p_value(std::span<const double> samples, double observed, bool count_ties) {
+  const auto count = std::count_if(samples.begin(), samples.end(),
+                                   [&](double x) { return x > observed || (count_ties && x == observed); });
   return static_cast<double>(count + 1) / static_cast<double>(samples.size() + 1);
 }
 
@@ -443,7 +444,7 @@ std::vector<double> randomization_differences(const StatsModel& metric, const St
 // The bootstrap part of one comparison: the system's interval and the p-value
 // of its delta against the baseline's scores on the same resamples.
 PairedResult bootstrap_comparison(double baseline_score, const std::vector<double>& base_scores,
-                                  double system_score, std::vector<double> system_scores) {
+                                  double system_score, std::vector<double> system_scores, bool count_ties) {
   PairedResult result;
   result.score = system_score;
   const double delta = std::fabs(baseline_score - system_score);
@@ -454,7 +455,7 @@ PairedResult bootstrap_comparison(double baseline_score, const std::vector<doubl
   result.ci = interval.half_width;
   const double mean_difference = numpy_mean(differences);
   for (double& d : differences) d -= mean_difference;
-  result.p_value = p_value(differences, delta);
+  result.p_value = p_value(differences, delta, count_ties);
   return result;
 }
 
@@ -516,7 +517,8 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
         const std::vector<double> differences =
             randomization_differences(*metrics[m], stats[m][0], stats[m][s], entropy, options);
         results[m][s].score = metrics[m]->score(stats[m][s].totals());
-        results[m][s].p_value = p_value(differences, std::fabs(baseline_scores[m] - results[m][s].score));
+        results[m][s].p_value =
+            p_value(differences, std::fabs(baseline_scores[m] - results[m][s].score), options.count_ties);
       }
       return;
     }
@@ -534,7 +536,7 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       const std::vector<double>& base_scores = shared ? shared_base_scores[m] : scores[metrics.size() + m];
       results[m][s] = bootstrap_comparison(baseline_scores[m], base_scores, metrics[m]->score(stats[m][s].totals()),
-                                           std::move(scores[m]));
+                                           std::move(scores[m]), options.count_ties);
     }
   };
 

@@ -368,6 +368,7 @@ Shard merge_shards(const std::vector<Shard>& shards) {
   // Once they are known to be shards of one run: do they cover the test set once?
   if (std::any_of(shards.begin(), shards.end(), [](const Shard& shard) { return shard.position.has_value(); })) {
     check_positions(shards);
+    merged.test_set = first.test_set;  // each piece's is the whole test set's: the one run's report records it
   } else {
     check_no_repeated_piece(shards);
   }

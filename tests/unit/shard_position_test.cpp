@@ -204,9 +204,7 @@ TEST_CASE("shard option refused where it cannot work, before any input is read",
           "the test set has 7 segments");
   refused({"cider", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path()},
           "--shard needs --df FILE");
-  refused({"rouge", "--compat", "rouge155", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out",
-           out.path()},
-          "ROUGE-1.5.5 mode cannot score one piece");
+  // ROUGE-1.5.5 (line files) and ppl shard: tests/unit/shard_ppl_rouge155_test.cpp, with what they refuse.
   refused({"rouge", "--bootstrap", "100", "-r", ref.path(), "-i", hyp.path(), "--shard", "1/2", "--stats-out", out.path()},
           "--shard and --bootstrap exclude each other");
   refused({"bleu", "-r", ref.path(), "-i", "/nonexistent/hyp", "--shard", "x", "--stats-out", out.path()},

@@ -37,6 +37,19 @@ class TextInput {
   std::unique_ptr<io::LineSplitter> lines_;
 };
 
+// The segments a `--shard K/N` piece scores (0-based first, count): lines of
+// an ARPA-mode text, documents (non-blank lines) of a log-prob file. The
+// others are read past, not scored (nor validated).
+struct SegmentRange {
+  std::size_t first = 0;
+  std::size_t count = static_cast<std::size_t>(-1);
+};
+
+// The segments of an input, read through without scoring: its lines (ARPA
+// mode, as score_arpa_text reads them) or its documents (non-blank lines).
+std::size_t count_text_lines(TextInput& input);
+std::size_t count_documents(TextInput& input);
+
 struct ArpaCorpusOptions {
   ContextMode mode = ContextMode::sentence;
   const TextPipeline* pipeline = nullptr;  // null: KenLM's raw byte tokens
@@ -45,6 +58,7 @@ struct ArpaCorpusOptions {
   bool kenlm_final_line = false;
   bool keep_rows = false;   // per-line statistics rows in the result
   bool want_words = false;  // per-token scores for the observer
+  SegmentRange range;       // the lines scored (default: all)
   // Sees every input line as read, before any tokenizer (the text checks).
   std::function<void(std::string_view line)> on_line;
   // Called after each line is scored with the lines done so far (a progress display).
@@ -76,8 +90,10 @@ struct LogprobCorpus {
 
 // Blank lines carry no document. `warn` receives each warning (positive log-probabilities);
 // `on_scored`, if given, the lines read so far after each line (a progress display).
+// `range`: the documents scored (default: all).
 LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
                                  const std::function<void(const std::string&)>& warn,
-                                 const std::function<void(std::size_t lines_done)>& on_scored = {});
+                                 const std::function<void(std::size_t lines_done)>& on_scored = {},
+                                 const SegmentRange& range = {});
 
 }  // namespace evalcli::ppl

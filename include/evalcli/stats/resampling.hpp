@@ -96,6 +96,10 @@ struct PairedTestOptions {
   Seed seed;
   unsigned jobs = 1;        // worker threads over systems; 0 = one per system, at most ncpu/2
   std::size_t block_bytes = kDefaultBlockBytes;  // draws held at once (per worker)
+  // Count resampled differences equal to the observed one in the p-value (the
+  // textbook test: a system compared with itself gets p = 1). False: SacreBLEU's
+  // strict `>` (an identical system gets the smallest p), kept for parity.
+  bool count_ties = false;
   std::size_t default_samples() const;
 };
 
@@ -108,7 +112,8 @@ std::vector<std::vector<PairedResult>> run_paired_tests(
     const std::vector<const StatsModel*>& metrics, const std::vector<std::vector<StatMatrix>>& stats,
     const PairedTestOptions& options, const std::function<void(std::size_t, std::size_t)>& progress = {});
 
-// The p-value SacreBLEU computes: (#{x > observed} + 1) / (n + 1).
-double p_value(std::span<const double> samples, double observed);
+// The p-value SacreBLEU computes: (#{x > observed} + 1) / (n + 1); with
+// `count_ties`, (#{x >= observed} + 1) / (n + 1).
+double p_value(std::span<const double> samples, double observed, bool count_ties = false);
 
 }  // namespace evalcli::stats

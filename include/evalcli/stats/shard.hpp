@@ -61,7 +61,8 @@ Shard parse_shard(const std::string& text, const std::string& where);
 // shards' metric, signature, stat names or systems differ; with --shard
 // positions, when one of the N is missing, given twice or out of order, or the
 // shards come from different test sets; without, when one shard repeats
-// another's files.
+// another's files. The merged test_set is the shards' when they carry
+// positions (each records the whole test set), else empty.
 Shard merge_shards(const std::vector<Shard>& shards);
 
 // Totals as one run of a metric with exact_totals() sums them (rouge-score):

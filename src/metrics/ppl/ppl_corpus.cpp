@@ -15,6 +15,15 @@ std::uint64_t count_code_points(std::string_view bytes) {
   return n;
 }
 
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+
+// Where segment `index` (0-based) stands against `range`: before it, in it, or after it.
+enum class InRange { before, inside, after };
+InRange locate(std::size_t index, const SegmentRange& range) {
+  if (index < range.first) return InRange::before;
+  return index - range.first < range.count ? InRange::inside : InRange::after;
+}
+
 }  // namespace
 
 TextInput::TextInput(const std::string& path, std::istream& stdin_stream) {
@@ -29,6 +38,22 @@ TextInput::TextInput(const std::string& path, std::istream& stdin_stream) {
   lines_ = std::make_unique<io::LineSplitter>(*source_, kReadBlock, io::max_line_bytes(), name_);
 }
 
+std::size_t count_text_lines(TextInput& input) {
+  std::string_view line;
+  bool terminated = true;
+  std::size_t lines = 0;
+  while (input.next(line, terminated)) ++lines;
+  return lines;
+}
+
+std::size_t count_documents(TextInput& input) {
+  std::string_view line;
+  bool terminated = true;
+  std::size_t documents = 0;
+  while (input.next(line, terminated)) documents += !blank(line);
+  return documents;
+}
+
 ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const ArpaCorpusOptions& options,
                            const std::function<void(const ArpaLine&)>& observe) {
   ArpaCorpus corpus;
@@ -38,7 +63,10 @@ ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const Arpa
   std::vector<std::string_view> tokens;
   std::vector<ScoredWord> words;
   bool terminated = true;
-  while (input.next(line, terminated)) {
+  for (std::size_t index = 0; input.next(line, terminated); ++index) {
+    const InRange where = locate(index, options.range);
+    if (where == InRange::before) continue;
+    if (where == InRange::after) break;
     if (options.on_line) options.on_line(line);
     std::string_view text = line;
     if (options.pipeline != nullptr) {
@@ -71,16 +99,21 @@ ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const Arpa
 
 LogprobCorpus score_logprob_text(TextInput& input, LogBase base, bool keep_rows,
                                  const std::function<void(const std::string&)>& warn,
-                                 const std::function<void(std::size_t lines_done)>& on_scored) {
+                                 const std::function<void(std::size_t lines_done)>& on_scored,
+                                 const SegmentRange& range) {
   LogprobCorpus corpus;
   corpus.system.totals.assign(7, 0.0);
   std::vector<std::string> warnings;
   std::size_t warned = 0;
   std::string_view line;
   bool terminated = true;
+  std::size_t index = 0;  // of the document
   while (input.next(line, terminated)) {
     if (on_scored && input.line_number() > 1) on_scored(input.line_number() - 1);  // the lines before this one
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (blank(line)) continue;
+    const InRange in_range = locate(index++, range);
+    if (in_range == InRange::before) continue;
+    if (in_range == InRange::after) break;
     const std::string where = fmt::format("{}:{}", input.name(), input.line_number());
     const DocumentScore doc = score_document(line, base, where, warnings);
     StatRow row = to_row(doc.stats);

@@ -15,10 +15,6 @@ namespace {
 
 std::uint64_t count(double value) { return static_cast<std::uint64_t>(value); }
 
-double number_or_nan(const nlohmann::json& value) {
-  return value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
-
 }  // namespace
 
 StatRow to_row(const PplStats& s) {
@@ -103,7 +99,10 @@ double PplMetric::score(std::span<const Stat> stats) const {
     const PplStats s = arpa_stats(stats);
     return s.tokens == 0 ? std::numeric_limits<double>::quiet_NaN() : s.ppl_including_oovs();
   }
-  return number_or_nan(logprob_stats(stats).to_json()["ppl_token"]);
+  // to_json()'s ppl_token, without building the JSON (resampling scores this thousands of times)
+  const LogprobStats s = logprob_stats(stats);
+  if (s.scored_tokens == 0) return std::numeric_limits<double>::quiet_NaN();
+  return std::exp(-(s.logprob_sum / static_cast<double>(s.scored_tokens)));
 }
 
 std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature) {
@@ -158,9 +157,15 @@ MetricDefinition make_ppl_definition() {
   d.default_width = 4;
   d.score_scale = 0;  // perplexity is unbounded
   d.options = {
-      {.name = "lm", .help = "ARPA model (plain, .gz, .bz2, .xz; detected by content) or KenLM probing binary (build_binary probing)", .role = OptionRole::resource},
+      {.name = "lm",
+       .kind = OptionKind::list,
+       .help = "ARPA model (plain, .gz, .bz2, .xz; detected by content) or KenLM probing binary (build_binary "
+               "probing); several = several models on the same text, the first the baseline of --paired-bs/--paired-ar",
+       .role = OptionRole::resource},
       {.name = "logprobs",
-       .help = "JSONL file: {\"text\", \"tokens\"?, \"logprobs\"} per line (\"-\" = stdin)",
+       .kind = OptionKind::list,
+       .help = "JSONL file: {\"text\", \"tokens\"?, \"logprobs\"} per line (\"-\" = stdin); several = several "
+               "models' log-probs of the same documents, the first the baseline of --paired-bs/--paired-ar",
        .role = OptionRole::resource},
       {.name = "input",
        .help = "text to score with --lm (default stdin; may be compressed)",
