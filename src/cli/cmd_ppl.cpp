@@ -208,22 +208,21 @@ nlohmann::ordered_json kenlm_line_json(const ppl::ArpaLine& line) {
 
 struct ArpaSetup {
   std::unique_ptr<TextPipeline> pipeline;  // null: KenLM's raw byte tokens
-  std::string tok_field;
+  ppl::PplRun text;                        // the run's tokenization fields
 };
 
 ArpaSetup make_arpa_setup(const PplOptions& o) {
   ArpaSetup setup;
-  if (o.tokenizer == "none" && o.normalizers.empty() && !o.lowercase) {
-    setup.tok_field = "tok:none";
-    return setup;
-  }
+  setup.text.null_context = o.null_context;
+  if (o.tokenizer == "none" && o.normalizers.empty() && !o.lowercase) return setup;  // tok:none
   PipelineOptions pipeline;
   pipeline.tokenizer = o.tokenizer;
   pipeline.normalizers = o.normalizers;
   pipeline.lowercase = o.lowercase;
   setup.pipeline = std::make_unique<TextPipeline>(pipeline);
-  setup.tok_field = fmt::format("tok:{}|norm:{}|case:{}", setup.pipeline->tokenizer().id(),
-                                setup.pipeline->normalizer_chain_id(), o.lowercase ? "lc" : "mixed");
+  setup.text.tokenizer = setup.pipeline->tokenizer().id();
+  setup.text.normalizers = setup.pipeline->normalizer_chain_id();
+  setup.text.lowercase = o.lowercase;
   return setup;
 }
 
@@ -235,11 +234,13 @@ std::function<void(std::size_t)> line_progress(Progress& progress, const std::st
   };
 }
 
-// The signature fields of a run of `model` (loaded from `path`).
-std::string arpa_fields(const PplOptions& o, const ArpaSetup& setup, const std::string& path,
-                        const ppl::NgramModel& model) {
-  return fmt::format("mode:arpa|lm:{}|lm-md5:{}|order:{}|ctx:{}|{}", std::filesystem::path(path).filename().string(),
-                     model.md5(), model.order(), o.null_context ? "null" : "sentence", setup.tok_field);
+// The statistics model of a run of `model` (loaded from `path`): it prints the signature.
+ppl::PplMetric arpa_metric(const ArpaSetup& setup, const std::string& path, const ppl::NgramModel& model) {
+  ppl::PplRun run = setup.text;
+  run.lm = std::filesystem::path(path).filename().string();
+  run.lm_md5 = model.md5();
+  run.order = model.order();
+  return ppl::PplMetric(std::move(run));
 }
 
 ppl::ArpaCorpusOptions arpa_scoring(const PplOptions& o, const ArpaSetup& setup) {
@@ -257,7 +258,7 @@ void run_kenlm_output(const PplOptions& o, const RunSignature* given, Streams& i
   // The MD5 (in the signature) is only computed if a signature is printed or checked.
   const bool needs_signature = !o.json_out.empty() || given != nullptr;
   const auto model = ppl::NgramModel::load(lm, &io.err, needs_signature);
-  const std::string metric_fields = arpa_fields(o, setup, lm, *model);
+  const std::string metric_fields = arpa_metric(setup, lm, *model).signature();
   // The model given must be the signature's (name, MD5, order).
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
   const std::string signature = full_signature(0, metric_fields);
@@ -351,10 +352,13 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ppl::SegmentRange piece = select_piece(o.output.shard, whole, output);
   std::vector<SystemStats> systems;
   std::vector<std::string> fields;
+  ppl::PplRun first_run;  // the first model's: the statistics model of the report
   TokenizedLook tokenized_look;
   for (std::size_t m = 0; m < o.lms.size(); ++m) {
     const auto model = ppl::NgramModel::load(o.lms[m], &io.err);
-    fields.push_back(arpa_fields(o, setup, o.lms[m], *model));
+    const ppl::PplMetric model_metric = arpa_metric(setup, o.lms[m], *model);
+    if (m == 0) first_run = model_metric.run();
+    fields.push_back(model_metric.signature());
     // The model given must be the signature's (name, MD5, order).
     if (given != nullptr) check_rebuilt_signature(*given, "PPL", fields.back());
     ppl::TextInput input(o.input, io.in);
@@ -374,7 +378,7 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     systems.push_back(std::move(scored.system));
   }
   record_inputs(std::vector<std::string>(systems.size(), o.input), whole > 0 ? whole : systems[0].segments, output);
-  const ppl::PplMetric metric(ppl::PplMetric::Mode::arpa, fields.front());
+  const ppl::PplMetric metric(first_run);
   PplSystems shown;
   shown.fields = std::move(fields);
   shown.paired = o.output.paired_bs || o.output.paired_ar;
@@ -440,8 +444,11 @@ std::string token_count_note(const std::vector<SystemStats>& systems) {
 
 void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   const ppl::LogBase base = ppl::parse_log_base(o.logprob_base);
-  const std::string metric_fields = fmt::format("mode:logprobs|base:{}|count:text", ppl::log_base_name(base));
-  if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
+  ppl::PplRun run;
+  run.mode = ppl::PplRun::Mode::logprobs;
+  run.log_base = std::string(ppl::log_base_name(base));
+  const ppl::PplMetric metric(run);
+  if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric.signature());
   const bool several = o.logprob_files.size() > 1;
   const bool paired = o.output.paired_bs || o.output.paired_ar;
   OutputOptions output = shared_output(o);
@@ -470,7 +477,6 @@ void run_logprobs(const PplOptions& o, const RunSignature* given, Streams& io) {
   }
   if (several) check_same_documents(o.logprob_files, systems, shown, paired);
   record_inputs(o.logprob_files, whole > 0 ? whole : systems[0].segments, output);
-  const ppl::PplMetric metric(ppl::PplMetric::Mode::logprobs, metric_fields);
   const auto presentation = ppl_presentation(metric, o.per_doc, std::move(shown));
   report_metric_results(metric, 0, systems, output, io, presentation.get());
   if (several && !paired && !o.output.quiet) io.err << token_count_note(systems);

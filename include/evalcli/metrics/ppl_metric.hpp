@@ -23,24 +23,40 @@ LogprobStats logprob_stats(std::span<const Stat> row);
 nlohmann::ordered_json arpa_stats_json(const PplStats& stats);
 nlohmann::ordered_json logprob_stats_json(const LogprobStats& stats);
 
+// What a perplexity run's signature names (docs/ppl.md): the mode, the model
+// (ARPA) or the log base (log-probs), and how the text was split.
+struct PplRun {
+  enum class Mode { arpa, logprobs };
+  Mode mode = Mode::arpa;
+  std::string lm, lm_md5;      // ARPA: the model file's name and its MD5
+  int order = 0;               // ARPA: the model's order
+  bool null_context = false;   // ARPA: KenLM query -n
+  // ARPA: "none" (KenLM's own split on ASCII whitespace, nothing else applied),
+  // or the pipeline's tokenizer id with its normalizer chain and case.
+  std::string tokenizer = "none";
+  std::string normalizers = "none";
+  bool lowercase = false;
+  std::string log_base = "e";  // log-probs: e, 10 or 2
+};
+
 class PplMetric : public StatsModel {
  public:
-  enum class Mode { arpa, logprobs };
-  // `fields`: the metric's signature fields ("mode:arpa|lm:...").
-  PplMetric(Mode mode, std::string fields) : mode_(mode), fields_(std::move(fields)) {}
+  using Mode = PplRun::Mode;
+  explicit PplMetric(PplRun run) : run_(std::move(run)) {}
   std::string name() const override { return "PPL"; }
   std::vector<std::string> stat_names() const override;
   // Counts (OOVs at most the tokens; documents without text at most the documents); log-probabilities real.
   StatDomain stat_domain() const override;
   // Perplexity including OOVs (ARPA) or per token (log-probs) of summed statistics.
   double score(std::span<const Stat> stats) const override;
-  std::string signature() const override { return fields_; }
+  // "mode:arpa|lm:...|lm-md5:...|order:3|ctx:sentence|tok:none", printed from ppl_definition()'s table.
+  std::string signature() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;
-  Mode mode() const { return mode_; }
+  Mode mode() const { return run_.mode; }
+  const PplRun& run() const { return run_; }
 
  private:
-  Mode mode_;
-  std::string fields_;
+  PplRun run_;
 };
 
 // Rebuilt from a signature ("mode:arpa|..." or "mode:logprobs|..."), for merge.

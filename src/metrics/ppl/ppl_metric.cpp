@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/numbers.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
@@ -80,22 +81,22 @@ nlohmann::ordered_json logprob_stats_json(const LogprobStats& corpus) {
 }
 
 std::vector<std::string> PplMetric::stat_names() const {
-  if (mode_ == Mode::arpa) return {"log10_total", "oov_log10_total", "tokens", "oovs", "words", "lines", "chars", "bytes"};
+  if (run_.mode == Mode::arpa) return {"log10_total", "oov_log10_total", "tokens", "oovs", "words", "lines", "chars", "bytes"};
   return {"logprob_sum_nats", "docs", "scored_tokens", "chars", "bytes", "words_lm_eval", "docs_without_text"};
 }
 
 StatDomain PplMetric::stat_domain() const {
   constexpr StatKind real = StatKind::real, count = StatKind::count;
-  if (mode_ == Mode::arpa) return {{real, real, count, count, count, count, count, count}, {{3, 2}}};  // oovs <= tokens
+  if (run_.mode == Mode::arpa) return {{real, real, count, count, count, count, count, count}, {{3, 2}}};  // oovs <= tokens
   return {{real, count, count, count, count, count, count}, {{6, 1}}};  // docs_without_text <= docs
 }
 
 nlohmann::json PplMetric::details(std::span<const Stat> stats) const {
-  return mode_ == Mode::arpa ? nlohmann::json(arpa_stats(stats).to_json()) : nlohmann::json(logprob_stats(stats).to_json());
+  return run_.mode == Mode::arpa ? nlohmann::json(arpa_stats(stats).to_json()) : nlohmann::json(logprob_stats(stats).to_json());
 }
 
 double PplMetric::score(std::span<const Stat> stats) const {
-  if (mode_ == Mode::arpa) {
+  if (run_.mode == Mode::arpa) {
     const PplStats s = arpa_stats(stats);
     return s.tokens == 0 ? std::numeric_limits<double>::quiet_NaN() : s.ppl_including_oovs();
   }
@@ -105,21 +106,40 @@ double PplMetric::score(std::span<const Stat> stats) const {
   return std::exp(-(s.logprob_sum / static_cast<double>(s.scored_tokens)));
 }
 
+std::string PplMetric::signature() const { return print_signature(ppl_definition(), *this); }
+
 std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature) {
   // The fields are what `evalcli ppl` wrote; the model itself is not needed to
   // combine statistics, and its md5 stays in the signature.
-  const auto fields = parse_signature(signature);
-  const auto mode = find_field(fields, "mode");
-  if (!mode || (*mode != "arpa" && *mode != "logprobs")) {
-    throw usage_error("signature: PPL needs mode:arpa or mode:logprobs");
+  PplRun run;
+  std::optional<std::string> mode;
+  for (const auto& [key, value] : parse_signature(signature)) {
+    if (key == "nrefs" || key == "version") continue;  // the front end's
+    if (key == "mode") {
+      mode = value;
+    } else if (key == "lm") {
+      run.lm = value;
+    } else if (key == "lm-md5") {
+      run.lm_md5 = value;
+    } else if (key == "order") {
+      run.order = static_cast<int>(integer_in_range("signature field order", value, 1, 1000));
+    } else if (key == "ctx") {
+      run.null_context = value == "null";
+    } else if (key == "tok") {
+      run.tokenizer = value;
+    } else if (key == "norm") {
+      run.normalizers = value;
+    } else if (key == "case") {
+      run.lowercase = value == "lc";
+    } else if (key == "base") {
+      run.log_base = value;
+    } else if (key != "count") {
+      throw usage_error(fmt::format("signature field '{}:{}' is not a PPL field evalcli knows", key, value));
+    }
   }
-  std::string metric_fields;
-  for (const auto& field : fields) {
-    if (field.key == "nrefs" || field.key == "version") continue;
-    metric_fields += (metric_fields.empty() ? "" : "|") + field.key + ":" + field.value;
-  }
-  return std::make_unique<PplMetric>(*mode == "arpa" ? PplMetric::Mode::arpa : PplMetric::Mode::logprobs,
-                                     metric_fields);
+  if (!mode || (*mode != "arpa" && *mode != "logprobs")) throw usage_error("signature: PPL needs mode:arpa or mode:logprobs");
+  run.mode = *mode == "arpa" ? PplRun::Mode::arpa : PplRun::Mode::logprobs;
+  return std::make_unique<PplMetric>(std::move(run));
 }
 
 // ---------------------------------------------------------------- definition
@@ -133,6 +153,24 @@ void apply_tok(const std::string& value, OptionValues& values) {
 
 // Fields that name the run's model or count rule: checked against the run's own.
 void checked_against_the_run(const std::string&, OptionValues&) {}
+
+// A field of one mode's runs only.
+template <class Get>
+FieldPrinter in_mode(PplRun::Mode mode, Get get) {
+  return field_printer<PplMetric>([mode, get](const PplMetric& m) -> std::optional<std::string> {
+    if (m.mode() != mode) return std::nullopt;
+    return get(m.run());
+  });
+}
+
+// The text fields that follow tok: when a pipeline split the text (not with tok:none).
+template <class Get>
+FieldPrinter with_pipeline(Get get) {
+  return in_mode(PplRun::Mode::arpa, [get](const PplRun& run) -> std::optional<std::string> {
+    if (run.tokenizer == "none") return std::nullopt;
+    return get(run);
+  });
+}
 
 // A PPL run's statistics need its model (or log-prob file): a signature alone
 // rebuilds only the statistics model (statistics_model), for merge and check.
@@ -176,7 +214,8 @@ MetricDefinition make_ppl_definition() {
        .help = "no <s> context and no </s> (KenLM query -n)",
        .short_flag = "-n",
        .signature_key = "ctx",
-       .flag_words = {"null", "sentence"}},
+       .flag_words = {"null", "sentence"},
+       .print = in_mode(PplRun::Mode::arpa, [](const PplRun& run) { return flag_value(run.null_context); })},
       {.name = "kenlm-output",
        .kind = OptionKind::flag,
        .help = "print exactly what KenLM query prints (see --level)",
@@ -198,10 +237,27 @@ MetricDefinition make_ppl_definition() {
   d.options.push_back({.name = "logprob-base",
                        .help = "base of the log-probabilities in --logprobs: e (default), 10, 2",
                        .choices = {"e", "10", "2"},
-                       .signature_key = "base"});
+                       .signature_key = "base",
+                       .print = in_mode(PplRun::Mode::logprobs, [](const PplRun& run) { return run.log_base; })});
+  for (auto& spec : d.options) {
+    if (spec.name == "lowercase") spec.print = with_pipeline([](const PplRun& run) { return flag_value(run.lowercase); });
+  }
   d.signature_keys = text_signature_keys(text);
-  d.signature_keys.push_back({"tok", "", apply_tok});
-  for (const char* key : {"mode", "lm", "lm-md5", "order", "count"}) d.signature_keys.push_back({key, "", checked_against_the_run});
+  d.find_signature_key("norm")->print = with_pipeline([](const PplRun& run) { return run.normalizers; });
+  d.signature_keys.push_back({"tok", "", apply_tok, in_mode(PplRun::Mode::arpa, [](const PplRun& run) { return run.tokenizer; })});
+  const auto arpa_field = [](std::string PplRun::*member) {
+    return in_mode(PplRun::Mode::arpa, [member](const PplRun& run) { return run.*member; });
+  };
+  d.signature_keys.push_back({"mode", "", checked_against_the_run, field_printer<PplMetric>([](const PplMetric& m) {
+                                return std::string(m.mode() == PplRun::Mode::arpa ? "arpa" : "logprobs");
+                              })});
+  d.signature_keys.push_back({"lm", "", checked_against_the_run, arpa_field(&PplRun::lm)});
+  d.signature_keys.push_back({"lm-md5", "", checked_against_the_run, arpa_field(&PplRun::lm_md5)});
+  d.signature_keys.push_back({"order", "", checked_against_the_run,
+                              in_mode(PplRun::Mode::arpa, [](const PplRun& run) { return std::to_string(run.order); })});
+  d.signature_keys.push_back({"count", "", checked_against_the_run,
+                              in_mode(PplRun::Mode::logprobs, [](const PplRun&) { return std::string("text"); })});
+  d.signature_layout = {"mode", "lm", "lm-md5", "order", "ctx", "tok", "norm", "case", "base", "count"};
   d.build = build_ppl;
   d.statistics_model = ppl_from_signature;
   return d;
