@@ -120,3 +120,44 @@ TEST_CASE("METEOR and perplexity shards are checked against their domains", "[st
                   "oovs = 7 is more than tokens");
   }
 }
+
+TEST_CASE("ROUGE and METEOR 1.5 shards are checked against their domains", "[stats][shard]") {
+  auto row0 = [](nlohmann::json& json) -> nlohmann::json& { return json["systems"][0]["rows"][0]; };
+  auto totals = [](nlohmann::json& json) -> nlohmann::json& { return json["systems"][0]["totals"]; };
+  SECTION("rouge-score: a pair's precision above 1 (its sum above the pairs), a negative recall") {
+    check_refused(*edited_shard("rouge",
+                                [&](nlohmann::json& j) {
+                                  totals(j)[0] = totals(j)[0].get<double>() + 5.0 - row0(j)[0].get<double>();
+                                  row0(j)[0] = 5.0;
+                                }),
+                  "is more than pairs");
+    check_refused(*edited_shard("rouge", [&](nlohmann::json& j) { row0(j)[1] = -0.5; }), "rouge1_recall = -0.5");
+  }
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;  // METEOR 1.5's resources are in ../shared
+  const std::string resources = (*parent / "shared/corpora/meteor15").string();
+  const TempFile ref(kRef), hyp(kHyp), shard("", ".json");
+  REQUIRE(run_cli({"meteor", "--compat", "meteor15", "--meteor-resources", resources, "-m", "exact stem synonym", "-r",
+                   ref.path(), "-i", hyp.path(), "--stats-out", shard.path()})
+              .exit_code == 0);
+  const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+    auto json = nlohmann::json::parse(evalcli::test::read_file(shard.path()));
+    edit(json);
+    return std::make_unique<TempFile>(json.dump(), ".json");
+  };
+  SECTION("METEOR 1.5: more matched test words than test words") {
+    check_refused(*edited([&](nlohmann::json& j) {
+      const double words = row0(j)[0].get<double>();
+      totals(j)[21] = totals(j)[21].get<double>() - row0(j)[21].get<double>() + words + 1;
+      row0(j)[21] = words + 1;
+    }),
+                  "test_word_matches = ");
+  }
+  SECTION("METEOR 1.5: a fractional chunk count") {
+    check_refused(*edited([&](nlohmann::json& j) {
+      totals(j)[20] = totals(j)[20].get<double>() - row0(j)[20].get<double>() + 0.5;
+      row0(j)[20] = 0.5;
+    }),
+                  "chunks = 0.5 is not a whole number");
+  }
+}

@@ -59,6 +59,7 @@ class Meteor15 : public Metric {
 
   std::string name() const override { return "METEOR"; }
   std::vector<std::string> stat_names() const override;
+  StatDomain stat_domain() const override;  // counts; matches at most the words matched among
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                      Stat* out) const override;
   double score(std::span<const Stat> stats) const override;

@@ -546,6 +546,8 @@ Meteor15::~Meteor15() = default;
 
 std::vector<std::string> Meteor15::stat_names() const { return meteor15::stat_names(); }
 
+StatDomain Meteor15::stat_domain() const { return meteor15::stat_domain(); }
+
 std::string Meteor15::eval_id() const {
   const Resources& r = *resources_;
   std::vector<std::string> modules;

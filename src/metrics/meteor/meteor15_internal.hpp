@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "evalcli/metrics/metric.hpp"
+
 namespace evalcli::meteor15 {
 
 // Nonbreaking prefixes of METEOR's normaliser: prefix -> 1 (any) or 2 (numeric only).
@@ -84,5 +86,7 @@ class JarStemmer {
 
 // The names of the 23 statistics (test_len, ref_len, ..., ref_word_matches).
 std::vector<std::string> stat_names();
+// Every statistic a count; each match count at most the words it matches among.
+StatDomain stat_domain();
 
 }  // namespace evalcli::meteor15

@@ -35,6 +35,18 @@ std::vector<std::string> stat_names() {
   return names;
 }
 
+StatDomain stat_domain() {
+  StatDomain domain{std::vector<StatKind>(stat_names().size(), StatKind::count), {}};
+  // test_len 0, ref_len 1, test/ref function words 2, 3; per stage its test/ref content and
+  // function matches 4+4k..7+4k; chunks 20, test/ref word matches 21, 22.
+  domain.at_most = {{2, 0}, {3, 1}, {21, 0}, {22, 1}, {20, 21}};
+  for (std::size_t k = 0; k < kMaxModules; ++k) {
+    const std::size_t base = 4 + 4 * k;
+    domain.at_most.insert(domain.at_most.end(), {{base, 0}, {base + 1, 1}, {base + 2, 2}, {base + 3, 3}});
+  }
+  return domain;
+}
+
 // Java's Double.toString equals Python's repr for the short decimals METEOR's parameters use.
 std::string join_doubles(const std::vector<double>& values) {
   std::vector<std::string> parts;
@@ -111,6 +123,7 @@ class Meteor15FromSignature : public StatsModel {
 
   std::string name() const override { return "METEOR"; }
   std::vector<std::string> stat_names() const override { return meteor15::stat_names(); }
+  StatDomain stat_domain() const override { return meteor15::stat_domain(); }
   double score(std::span<const Stat> stats) const override { return compute_numbers(stats, parameters_, weights_).score; }
   std::string signature() const override { return fields_; }
   nlohmann::json details(std::span<const Stat> stats) const override {
