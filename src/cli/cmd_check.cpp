@@ -217,7 +217,10 @@ void add_report_entry(const nlohmann::json& report, const std::string& path, std
       sets.push_back(Scores{metric, signature, {}, false, std::nullopt, std::nullopt});
       set = sets.end() - 1;
     }
-    set->systems.push_back({report.value("system", std::string()), score, {}, component_scores(report)});
+    const std::string system = report.value("system", std::string());
+    // An evalcli report's statistics must be its metric's and give its score (a hand-edited score does not pass).
+    if (!sacrebleu && report.contains("stats")) stats::check_report_statistics(path, metric, signature, system, report.at("stats"), score);
+    set->systems.push_back({system, score, {}, component_scores(report)});
     if (!set->test_set) set->test_set = read_test_set(report, path);
     if (sacrebleu) set->rounded_decimals = std::max(set->rounded_decimals.value_or(1), shown_decimals(score));
   } catch (const nlohmann::json::exception& e) {

@@ -155,6 +155,36 @@ void check_shard_statistics(const Shard& shard) {
   }
 }
 
+}  // namespace
+
+void check_report_statistics(const std::string& path, const std::string& metric_name, const std::string& signature,
+                             const std::string& system, const nlohmann::json& stats, double score) {
+  const auto metric = metric_from_signature(metric_name, signature);
+  const std::vector<std::string> names = metric->stat_names();
+  const std::string where = fmt::format("{}: system '{}', stats", path, system);
+  if (!stats.is_object() || stats.size() != names.size()) {
+    throw input_error(fmt::format("{}: not the {} statistics of {} with this signature", where, names.size(), metric_name));
+  }
+  StatRow values;
+  for (const auto& name : names) {
+    const auto found = stats.find(name);
+    if (found == stats.end() || !found->is_number()) {
+      throw input_error(fmt::format("{}: no number for {} (the statistics of {} with this signature)", where, name,
+                                    metric_name));
+    }
+    values.push_back(found->get<double>());
+  }
+  check_stat_values(values, metric->stat_domain(), names, where);
+  const double recomputed = metric->score(values);
+  const bool both_nan = std::isnan(recomputed) && std::isnan(score);  // perplexity of nothing
+  if (!both_nan && !(std::fabs(recomputed - score) <= 1e-9 * std::max(1.0, std::fabs(recomputed)))) {
+    throw input_error(fmt::format("{}: system '{}': score {} is not the score of its statistics, {}", path, system,
+                                  score, recomputed));
+  }
+}
+
+namespace {
+
 // The "position" object of a --shard K/N shard, checked against itself.
 ShardPosition read_position(const nlohmann::json& value, const std::string& path) {
   ShardPosition position;

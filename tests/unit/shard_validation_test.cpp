@@ -161,3 +161,34 @@ TEST_CASE("ROUGE and METEOR 1.5 shards are checked against their domains", "[sta
                   "chunks = 0.5 is not a whole number");
   }
 }
+
+namespace {
+
+// `evalcli check --baseline REPORT --current REPORT`, the report edited first.
+CliResult check_edited_report(const std::string& command, const std::function<void(nlohmann::json&)>& edit) {
+  const TempFile ref(kRef), hyp(kHyp);
+  const CliResult run = run_cli({command, "-r", ref.path(), "-i", hyp.path(), "-f", "json"});
+  REQUIRE(run.exit_code == 0);
+  auto report = nlohmann::json::parse(run.out);
+  const TempFile current(report.dump(), ".json");
+  edit(report);
+  const TempFile baseline(report.dump(), ".json");
+  return run_cli({"check", "--baseline", baseline.path(), "--current", current.path()});
+}
+
+}  // namespace
+
+TEST_CASE("a JSON report's statistics are checked as a shard's: domain and score", "[stats][check]") {
+  for (const std::string command : {"bleu", "chrf", "ter", "rouge", "meteor", "cider", "coco-bleu", "coco-rouge"}) {
+    INFO(command);
+    CHECK(check_edited_report(command, [](nlohmann::json&) {}).exit_code == 0);  // as written: passes
+    const CliResult score = check_edited_report(command, [](nlohmann::json& r) { r["score"] = -5.0; });
+    CHECK(score.exit_code == 3);
+    CHECK_THAT(score.err, Catch::Contains("score -5 is not the score of its statistics"));
+    const CliResult stat = check_edited_report(command, [](nlohmann::json& r) { r["stats"].begin().value() = -1.0; });
+    CHECK(stat.exit_code == 3);
+    CHECK_THAT(stat.err, Catch::Contains("stats: ") && Catch::Contains(" = -1 is not"));
+    const CliResult missing = check_edited_report(command, [](nlohmann::json& r) { r["stats"].erase(r["stats"].begin()); });
+    CHECK(missing.exit_code == 3);
+  }
+}

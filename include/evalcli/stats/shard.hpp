@@ -55,6 +55,15 @@ Shard read_shard(const std::string& path);
 // The same for a shard's JSON text held in memory; `where` names it in errors as a path would.
 Shard parse_shard(const std::string& text, const std::string& where);
 
+// A JSON report's statistics of one system ("stats": {name: value}, as
+// `evalcli METRIC -f json` writes them) checked as a shard's totals are: the
+// names of the metric the signature stands for, every value in its domain,
+// and the report's score equal to the score of those statistics (to 1e-9
+// relative: the metrics that average rows print a correctly rounded mean).
+// Input errors name the file and the field.
+void check_report_statistics(const std::string& path, const std::string& metric_name, const std::string& signature,
+                             const std::string& system, const nlohmann::json& stats, double score);
+
 // Merges shards given in corpus order: every system's rows concatenated and
 // summed from zero in that order, exactly as one run over the whole corpus
 // sums them. Throws a usage error naming the first differing field when the
