@@ -16,13 +16,18 @@ namespace {
 const char* kRef = "the cat sat on the mat\na dog runs in the park\nhello world\n";
 const char* kHyp = "the cat sat on a mat\na dog ran in the park\nhello world\n";
 
-// A shard written by `evalcli bleu`, changed by `edit`, as a file.
-std::unique_ptr<TempFile> edited_shard(const std::string& command, const std::function<void(nlohmann::json&)>& edit) {
-  const TempFile ref(kRef), hyp(kHyp), shard("", ".json");
-  REQUIRE(run_cli({command, "-r", ref.path(), "-i", hyp.path(), "--stats-out", shard.path()}).exit_code == 0);
+// A copy of the shard `shard`, changed by `edit`.
+std::unique_ptr<TempFile> edited_copy(const TempFile& shard, const std::function<void(nlohmann::json&)>& edit) {
   auto json = nlohmann::json::parse(evalcli::test::read_file(shard.path()));
   edit(json);
   return std::make_unique<TempFile>(json.dump(), ".json");
+}
+
+// A shard written by `evalcli COMMAND`, changed by `edit`, as a file.
+std::unique_ptr<TempFile> edited_shard(const std::string& command, const std::function<void(nlohmann::json&)>& edit) {
+  const TempFile ref(kRef), hyp(kHyp), shard("", ".json");
+  REQUIRE(run_cli({command, "-r", ref.path(), "-i", hyp.path(), "--stats-out", shard.path()}).exit_code == 0);
+  return edited_copy(shard, edit);
 }
 
 void check_refused(const TempFile& shard, const std::string& words) {
@@ -100,11 +105,7 @@ TEST_CASE("METEOR and perplexity shards are checked against their domains", "[st
       ".arpa");
   const TempFile text("a b\nb a c\n"), shard("", ".json");
   REQUIRE(run_cli({"ppl", "--lm", lm.path(), "-i", text.path(), "--stats-out", shard.path()}).exit_code == 0);
-  const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
-    auto json = nlohmann::json::parse(evalcli::test::read_file(shard.path()));
-    edit(json);
-    return std::make_unique<TempFile>(json.dump(), ".json");
-  };
+  const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) { return edited_copy(shard, edit); };
   SECTION("a fractional token count") {
     check_refused(*edited([&](nlohmann::json& j) {
       row0(j)[2] = 2.5;
@@ -140,11 +141,7 @@ TEST_CASE("ROUGE and METEOR 1.5 shards are checked against their domains", "[sta
   REQUIRE(run_cli({"meteor", "--compat", "meteor15", "--meteor-resources", resources, "-m", "exact stem synonym", "-r",
                    ref.path(), "-i", hyp.path(), "--stats-out", shard.path()})
               .exit_code == 0);
-  const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
-    auto json = nlohmann::json::parse(evalcli::test::read_file(shard.path()));
-    edit(json);
-    return std::make_unique<TempFile>(json.dump(), ".json");
-  };
+  const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) { return edited_copy(shard, edit); };
   SECTION("METEOR 1.5: more matched test words than test words") {
     check_refused(*edited([&](nlohmann::json& j) {
       const double words = row0(j)[0].get<double>();
