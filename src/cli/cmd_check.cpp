@@ -144,7 +144,7 @@ std::optional<TestSetIdentity> read_test_set(const nlohmann::json& report, const
   try {
     TestSetIdentity identity;
     const auto& test_set = report.at("test_set");
-    identity.segments = test_set.at("segments").get<std::size_t>();
+    identity.segments = stats::json_whole_number_or_error(test_set.at("segments"), path + ": test_set", "segments");
     for (const auto& file : test_set.at("references")) {
       identity.references.push_back({file.at("file").get<std::string>(), file.at("sha256").get<std::string>()});
     }
@@ -533,7 +533,7 @@ TableRow read_table_row(const nlohmann::json& row, const std::vector<std::string
   read.metric_name = row.value("metric_name", std::string());
   read.signature = row.at("signature").get<std::string>();
   read.higher_is_better = row.at("higher_is_better").get<bool>();
-  read.width = row.at("width").get<int>();
+  read.width = static_cast<int>(stats::json_whole_number_or_error(row.at("width"), "row '" + read.label + "'", "width", 100));
   for (const std::string& system : systems) read.scores[system] = std::numeric_limits<double>::quiet_NaN();
   for (const auto& cell : row.at("cells")) {
     const std::string system = cell.at("system").get<std::string>();
@@ -549,7 +549,7 @@ TableRow read_table_row(const nlohmann::json& row, const std::vector<std::string
 Table read_table(const nlohmann::json& doc, const std::string& path) {
   Table table;
   try {
-    table.segments = doc.at("segments_total").get<std::size_t>();
+    table.segments = stats::json_whole_number_or_error(doc.at("segments_total"), path, "segments_total");
     table.version = doc.value("version", std::string());
     table.systems = doc.at("systems").get<std::vector<std::string>>();
     for (const auto& row : doc.at("rows")) {

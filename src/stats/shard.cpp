@@ -83,6 +83,13 @@ namespace {
   throw input_error(fmt::format("{}: not an evalcli statistics shard: {}", path, what));
 }
 
+// A count of the shard: a JSON whole number, else the shard is refused naming the field.
+std::size_t shard_count(const nlohmann::json& object, const char* field, const std::string& path) {
+  const auto count = json_whole_number(object.at(field));
+  if (!count) bad_shard(path, fmt::format("{} must be a whole number >= 0", field));
+  return static_cast<std::size_t>(*count);
+}
+
 StatRow number_row(const nlohmann::json& value, std::size_t expected, const std::string& path, const char* what) {
   if (!value.is_array() || value.size() != expected) {
     bad_shard(path, fmt::format("{} must be an array of {} numbers", what, expected));
@@ -157,6 +164,20 @@ void check_shard_statistics(const Shard& shard) {
 
 }  // namespace
 
+std::optional<std::uint64_t> json_whole_number(const nlohmann::json& value, std::uint64_t max) {
+  if (!value.is_number_unsigned()) return std::nullopt;  // non-negative integers parse as unsigned
+  const auto number = value.get<std::uint64_t>();
+  if (number > max) return std::nullopt;
+  return number;
+}
+
+std::uint64_t json_whole_number_or_error(const nlohmann::json& value, const std::string& where, const std::string& field,
+                                         std::uint64_t max) {
+  const auto number = json_whole_number(value, max);
+  if (!number) throw input_error(fmt::format("{}: {} must be a whole number from 0 to {}", where, field, max));
+  return *number;
+}
+
 void check_report_statistics(const std::string& path, const std::string& metric_name, const std::string& signature,
                              const std::string& system, const nlohmann::json& stats, double score) {
   const auto metric = metric_from_signature(metric_name, signature);
@@ -188,11 +209,11 @@ namespace {
 // The "position" object of a --shard K/N shard, checked against itself.
 ShardPosition read_position(const nlohmann::json& value, const std::string& path) {
   ShardPosition position;
-  position.index = value.at("shard").get<std::size_t>();
-  position.count = value.at("of").get<std::size_t>();
-  position.first_line = value.at("first_line").get<std::size_t>();
-  position.lines = value.at("lines").get<std::size_t>();
-  position.total_lines = value.at("total_lines").get<std::size_t>();
+  position.index = shard_count(value, "shard", path);
+  position.count = shard_count(value, "of", path);
+  position.first_line = shard_count(value, "first_line", path);
+  position.lines = shard_count(value, "lines", path);
+  position.total_lines = shard_count(value, "total_lines", path);
   bool consistent = position.count <= position.total_lines;
   if (consistent) {
     try {
@@ -306,12 +327,12 @@ Shard parse_shard(const std::string& text, const std::string& path) {
   try {
     shard.metric = doc.at("metric").get<std::string>();
     shard.signature = doc.at("signature").get<std::string>();
-    shard.nrefs = doc.at("nrefs").get<std::size_t>();
+    shard.nrefs = shard_count(doc, "nrefs", path);
     shard.stat_names = doc.at("stat_names").get<std::vector<std::string>>();
     for (const auto& entry : doc.at("systems")) {
       SystemStats system;
       system.system = entry.at("system").get<std::string>();
-      system.segments = entry.at("segments").get<std::size_t>();
+      system.segments = shard_count(entry, "segments", path);
       system.totals = number_row(entry.at("totals"), shard.stat_names.size(), path, "totals");
       for (const auto& row : entry.at("rows")) {
         system.rows.push_back(number_row(row, shard.stat_names.size(), path, "a row"));

@@ -84,6 +84,11 @@ TEST_CASE("impossible statistics in a shard are refused, naming file and field",
     check_refused(*edited_shard("chrf", [&](nlohmann::json& j) { row0(j)[2] = -3.0; }), "char1_match = -3");
     check_refused(*edited_shard("ter", [&](nlohmann::json& j) { row0(j)[1] = -6.0; }), "ref_len = -6");
   }
+  SECTION("counts that are no whole numbers (1e300 was converted unchecked: undefined behaviour)") {
+    check_refused(*edited_shard("bleu", [](nlohmann::json& j) { j["nrefs"] = 1e300; }), "nrefs must be a whole number");
+    check_refused(*edited_shard("bleu", [](nlohmann::json& j) { j["systems"][0]["segments"] = -2; }),
+                  "segments must be a whole number");
+  }
   SECTION("nrefs contradicting the signature") {
     check_refused(*edited_shard("bleu", [](nlohmann::json& j) { j["nrefs"] = 2; }), "nrefs 2 contradicts");
   }

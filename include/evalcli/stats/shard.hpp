@@ -4,6 +4,8 @@
 // that `evalcli merge` can rebuild exactly the score of one run over all data.
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +51,14 @@ std::string shard_json(const StatsModel& metric, const std::string& signature, s
 
 // The "schema" string of a JSON document ("" when it has none or it is not a string).
 std::string json_schema(const nlohmann::json& doc);
+
+// `value` when it is a JSON whole number from 0 to `max`, else nullopt.
+// (nlohmann's get<std::size_t>() converts 1e300 and -1 unchecked; the first is undefined behaviour.)
+std::optional<std::uint64_t> json_whole_number(const nlohmann::json& value,
+                                               std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+// The same, or an input error "WHERE: FIELD must be a whole number from 0 to MAX".
+std::uint64_t json_whole_number_or_error(const nlohmann::json& value, const std::string& where, const std::string& field,
+                                         std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 
 // Reads and validates a shard; input errors name the file.
 Shard read_shard(const std::string& path);

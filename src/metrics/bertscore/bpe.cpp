@@ -1,6 +1,9 @@
 #include "metrics/bertscore/bpe.hpp"
 
 #include <fmt/format.h>
+
+#include <climits>
+#include <cstdint>
 #include <unicode/uchar.h>
 
 #include <algorithm>
@@ -82,7 +85,13 @@ BpeTokenizer::BpeTokenizer(const std::string& vocab_json, const std::string& mer
   if (!vocab_in) throw Error(ExitCode::missing_resource, fmt::format("{}: cannot read the BPE vocabulary", vocab_json));
   try {
     const nlohmann::json vocab = nlohmann::json::parse(vocab_in);
-    for (const auto& [token, id] : vocab.items()) vocab_[decode(token, vocab_json)] = id.get<int>();
+    for (const auto& [token, id] : vocab.items()) {
+      if (!id.is_number_unsigned() || id.get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)) {
+        throw Error(ExitCode::missing_resource, fmt::format("{}: the id of '{}' is not a whole number from 0 to {}",
+                                                            vocab_json, token, INT_MAX));
+      }
+      vocab_[decode(token, vocab_json)] = static_cast<int>(id.get<std::uint64_t>());
+    }
   } catch (const nlohmann::json::exception& e) {
     throw Error(ExitCode::missing_resource, fmt::format("{}: {}", vocab_json, e.what()));
   }

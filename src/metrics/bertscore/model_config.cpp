@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <climits>
+#include <cstdint>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -45,16 +48,24 @@ ModelConfig read_model_config(const std::string& path) {
     if (!json.contains(name)) throw config_error(path, fmt::format("no field \"{}\"", name));
     return json[name];
   };
+  // A size of the model: a JSON whole number (get<int>() would convert 1e300 or -1 unchecked).
+  const auto size = [&](const char* name) -> int {
+    const nlohmann::json& value = field(name);
+    if (!value.is_number_unsigned() || value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)) {
+      throw config_error(path, fmt::format("\"{}\" must be a whole number from 0 to {}", name, INT_MAX));
+    }
+    return static_cast<int>(value.get<std::uint64_t>());
+  };
   try {
     c.model_type = field("model_type").get<std::string>();
     c.architecture = architecture_of(c.model_type, path);
-    c.hidden_size = field("hidden_size").get<int>();
-    c.num_hidden_layers = field("num_hidden_layers").get<int>();
-    c.num_attention_heads = field("num_attention_heads").get<int>();
-    c.intermediate_size = field("intermediate_size").get<int>();
-    c.max_position_embeddings = field("max_position_embeddings").get<int>();
+    c.hidden_size = size("hidden_size");
+    c.num_hidden_layers = size("num_hidden_layers");
+    c.num_attention_heads = size("num_attention_heads");
+    c.intermediate_size = size("intermediate_size");
+    c.max_position_embeddings = size("max_position_embeddings");
     c.type_vocab_size = json.value("type_vocab_size", 2);
-    c.vocab_size = field("vocab_size").get<int>();
+    c.vocab_size = size("vocab_size");
     c.pad_token_id = json.value("pad_token_id", c.architecture == Architecture::bert ? 0 : 1);
     c.layer_norm_eps = json.value("layer_norm_eps", 1e-12);
     c.activation = activation_of(json.value("hidden_act", std::string("gelu")), path);
