@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/text/normalizer.hpp"
 #include "evalcli/tokenize/text_scan.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
@@ -35,13 +36,10 @@ FieldPrinter pipeline_printer(const PipelineOf& pipeline_of,
 
 std::optional<std::string> tokenizer_field(const Tokenizer& tokenizer, std::string_view key) {
   const std::string fields = tokenizer.signature_fields();
-  for (std::size_t start = 0; start < fields.size();) {
-    const std::size_t bar = std::min(fields.find('|', start), fields.size());
-    const std::string_view field = std::string_view(fields).substr(start, bar - start);
+  for (const std::string_view field : split(std::string_view(fields), '|')) {
     if (field.size() > key.size() && field.substr(0, key.size()) == key && field[key.size()] == ':') {
       return std::string(field.substr(key.size() + 1));
     }
-    start = bar + 1;
   }
   return std::nullopt;
 }
