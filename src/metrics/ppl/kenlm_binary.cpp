@@ -172,7 +172,14 @@ KenlmProbingModel::KenlmProbingModel(const std::string& path) : path_(path) {
   // The sections, in file order; each must lie inside the file.
   std::uint64_t offset = header_size;
   const float multiplier = fixed.probing_multiplier;
+  // Each table must fit in what is left of the file; checked in floating point
+  // first, since a huge multiplier makes KenLM's float product overflow uint64.
   const auto table_at = [&](std::uint64_t entries, std::size_t entry_size) {
+    const std::uint64_t left = offset <= bytes.size() ? bytes.size() - offset : 0;
+    if (!(multiplier * static_cast<float>(entries) <= static_cast<float>(left / entry_size)) || entries + 1 > left / entry_size) {
+      fail(fmt::format("the binary header's {} entries at probing multiplier {} need more bytes than the file has left (truncated?)",
+                       entries, multiplier));
+    }
     Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, bucket_count(entries, multiplier), entry_size};
     offset += table.buckets * entry_size;
     return table;
