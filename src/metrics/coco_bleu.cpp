@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/text_options.hpp"
-#include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
