@@ -4,6 +4,7 @@
 // same dict ("eval") plus the per-image scores ("evalImgs").
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/meteor15.hpp"
+#include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
 
 namespace evalcli::cli {
@@ -56,11 +58,28 @@ io::CaptionSet read_captions(const CocoOptions& o, Streams& io) {
   return set;
 }
 
+// Whether `line` is already split() joined by single spaces (what `none`
+// makes of it): no whitespace but single U+0020 between words.
+bool is_squeezed(std::u32string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (!text::is_space(line[i])) continue;
+    if (line[i] != U' ' || i == 0 || i + 1 == line.size() || text::is_space(line[i + 1])) return false;
+  }
+  return true;
+}
+
 // Every caption through the pipeline, in place (what every scorer reads).
+// `none` without normalizers leaves a caption that is already squeezed as it
+// is (pre-tokenized input: no copy of every caption).
 void tokenize_all(io::CaptionSet& set, const TextPipeline& pipeline) {
+  const bool squeeze_only =
+      pipeline.tokenizer().name() == "none" && !pipeline.has_normalizers() && !pipeline.lowercase();
+  auto process = [&](std::u32string& line) {
+    if (!(squeeze_only && is_squeezed(line))) line = pipeline.process(line);
+  };
   for (auto& item : set.items) {
-    for (auto& ref : item.refs) ref = pipeline.process(ref);
-    for (auto& hyp : item.hyps) hyp = pipeline.process(hyp);
+    for (auto& ref : item.refs) process(ref);
+    for (auto& hyp : item.hyps) process(hyp);
   }
 }
 
@@ -94,9 +113,29 @@ MetricScores rouge_scores(const io::CaptionSet& set, std::size_t system) {
   return out;
 }
 
+// Captions of the set (references and hypotheses) and an estimate of their
+// words (spaces + 1: the captions are tokenized), to pre-size CIDEr's tables.
+std::size_t caption_count(const io::CaptionSet& set) {
+  std::size_t captions = 0;
+  for (const auto& item : set.items) captions += item.refs.size() + item.hyps.size();
+  return captions;
+}
+std::size_t word_estimate(const io::CaptionSet& set) {
+  std::size_t words = 0;
+  auto add = [&](const std::u32string& caption) {
+    words += static_cast<std::size_t>(std::count(caption.begin(), caption.end(), U' ')) + 1;
+  };
+  for (const auto& item : set.items) {
+    std::for_each(item.refs.begin(), item.refs.end(), add);
+    std::for_each(item.hyps.begin(), item.hyps.end(), add);
+  }
+  return words;
+}
+
 // Cider() of COCOEvalCap: CIDEr-D, document frequencies over all references.
 std::vector<MetricScores> cider_scores(const io::CaptionSet& set) {
   CiderCorpus corpus{CiderOptions{}};
+  corpus.reserve(set.items.size(), caption_count(set), word_estimate(set));  // no growth of its tables on the way
   for (const auto& item : set.items) corpus.add_document(item.refs, item.hyps);
   std::vector<MetricScores> out;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {

@@ -2,18 +2,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <compare>
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string_view>
-#include <unordered_map>
 
+#include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/text_options.hpp"
+#include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
 namespace evalcli {
@@ -32,66 +31,104 @@ constexpr std::size_t kGuess = 2;
 constexpr std::size_t kCorrect = kGuess + kOrders;
 constexpr std::size_t kNumStats = kCorrect + kOrders;
 
-// Word ids of one image's sentences: equal words get equal ids (from 1), so
-// that n-grams compare as integers.
-using WordIds = std::unordered_map<std::u32string_view, std::uint32_t>;
+// The words of an image's sentences (Python's str.split()) as ids, and the
+// counts of their n-grams: a thread's scratch, reused from image to image, so
+// counting allocates nothing once the buffers have grown (O(1) clears).
+//
+// An n-gram is interned as its (n-1)-gram's id and its last word's id, so
+// equal ids mean equal n-grams (of the same order); the orders are counted
+// one after the other, each from the ids of the one before.
+class ImageCounter {
+ public:
+  // Splits `text` into words and interns them; returns the sentence's index.
+  std::size_t add_sentence(std::u32string_view text) {
+    if (starts_.empty()) starts_.push_back(0);
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && text::is_space(text[i])) ++i;
+      const std::size_t start = i;
+      while (i < text.size() && !text::is_space(text[i])) ++i;
+      if (i > start) words_.push_back(word_ids_.id(text.substr(start, i - start)));
+    }
+    starts_.push_back(words_.size());
+    prefixes_.resize(words_.size());
+    return starts_.size() - 2;
+  }
+  std::size_t length(std::size_t sentence) const { return starts_[sentence + 1] - starts_[sentence]; }
 
-// An n-gram of up to 4 words as their ids, 0 where there is no word (so
-// n-grams of different orders never compare equal).
-struct NgramKey {
-  std::uint64_t high = 0, low = 0;
-  auto operator<=>(const NgramKey&) const = default;
-};
+  // Counts the order-`order` n-grams of reference sentence `sentence` (the
+  // `ref`-th, from 1) toward the largest count per reference (cook_refs).
+  // Every sentence's order - 1 n-grams must have been visited before.
+  void count_reference(std::size_t sentence, std::size_t order, std::uint32_t ref) {
+    for_each_ngram(sentence, order, [&](Counts& counts) {
+      if (counts.ref != ref) {
+        counts.ref = ref;
+        counts.ref_count = 0;
+      }
+      counts.max_ref_count = std::max(counts.max_ref_count, ++counts.ref_count);
+    });
+  }
+  // cook_test()'s clipped matches of the order-`order` n-grams of `sentence`:
+  // per distinct n-gram min(test count, largest reference count).
+  int clipped_matches(std::size_t sentence, std::size_t order) {
+    int correct = 0;
+    for_each_ngram(sentence, order, [&](Counts& counts) {
+      if (++counts.test_count <= counts.max_ref_count) ++correct;
+    });
+    return correct;
+  }
+  // Forgets the image (words, sentences and n-grams).
+  void clear() {
+    word_ids_.clear();
+    ngram_ids_.clear();
+    counts_.clear();
+    words_.clear();
+    prefixes_.clear();
+    starts_.clear();
+  }
 
-// The words of a sentence (Python's str.split()) as ids.
-struct Words {
-  std::vector<std::uint32_t> ids;
+ private:
+  struct Counts {
+    std::uint32_t max_ref_count = 0, ref_count = 0, ref = 0, test_count = 0;
+  };
+  struct NgramSlot {
+    std::uint64_t key;  // (prefix id + 1) << 32 | last word id; a 1-gram's prefix id + 1 is 0
+    std::uint32_t id;
+    std::uint32_t stamp;  // the table's: a slot of an earlier image is empty
+  };
 
-  Words(std::u32string_view tokenized, WordIds& word_ids) {
-    for (const auto word : text::split(tokenized)) {
-      ids.push_back(word_ids.try_emplace(word, static_cast<std::uint32_t>(word_ids.size() + 1)).first->second);
+  // Visits the counts of each order-`order` n-gram of `sentence`, left to
+  // right; prefixes_[i] goes from the id of the (order - 1)-gram at word i to
+  // that of the order-gram.
+  template <class Visit>
+  void for_each_ngram(std::size_t sentence, std::size_t order, Visit visit) {
+    const std::size_t first = starts_[sentence], last = starts_[sentence + 1];
+    for (std::size_t i = first; i + order <= last; ++i) {
+      const std::uint64_t prefix = order == 1 ? 0 : std::uint64_t{prefixes_[i]} + 1;
+      const NgramSlot fresh{prefix << 32 | words_[i + order - 1], static_cast<std::uint32_t>(counts_.size()), 0};
+      bool inserted = false;
+      const std::uint32_t id = ngram_ids_.find_or_insert(fresh, inserted).id;
+      if (inserted) counts_.emplace_back();
+      prefixes_[i] = id;
+      visit(counts_[id]);
     }
   }
-  std::size_t size() const { return ids.size(); }
-  NgramKey ngram(std::size_t first, std::size_t order) const {
-    std::array<std::uint64_t, kOrders> words{};
-    for (std::size_t i = 0; i < order; ++i) words[i] = ids[first + i];
-    return {words[0] << 32 | words[1], words[2] << 32 | words[3]};
-  }
+
+  text::StringInterner word_ids_;  // views into the caller's text, valid for one image
+  detail::ProbingTable<NgramSlot> ngram_ids_{50};
+  std::vector<Counts> counts_;           // by n-gram id
+  std::vector<std::uint32_t> words_;     // word ids of every sentence, one after the other
+  std::vector<std::uint32_t> prefixes_;  // by word position, see for_each_ngram()
+  std::vector<std::size_t> starts_;      // sentence s is words_[starts_[s], starts_[s + 1])
 };
-
-// The n-grams of one order with their counts, sorted by n-gram (sorted
-// vectors: a caption has a few dozen n-grams).
-using NgramCounts = std::vector<std::pair<NgramKey, int>>;
-
-// Sorts `pairs` by n-gram and merges equal n-grams into one, keeping the
-// sum of their counts (`sum`) or the largest one.
-void merge_equal(NgramCounts& pairs, bool sum) {
-  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (kept > 0 && pairs[kept - 1].first == pairs[i].first) {
-      int& count = pairs[kept - 1].second;
-      count = sum ? count + pairs[i].second : std::max(count, pairs[i].second);
-    } else {
-      pairs[kept++] = pairs[i];
-    }
-  }
-  pairs.resize(kept);
-}
-
-// precook() for one order: appends every n-gram of `words` with count 1.
-void append_ngrams(const Words& words, std::size_t order, NgramCounts& out) {
-  for (std::size_t i = 0; i + order <= words.size(); ++i) out.emplace_back(words.ngram(i, order), 1);
-}
 
 // cook_test()'s "closest": the reference length nearest the test length, the
 // shorter on a tie (min over (abs(l - testlen), l)).
-std::size_t closest_length(const std::vector<Words>& refs, std::size_t testlen) {
+std::size_t closest_length(const ImageCounter& counter, std::size_t refs, std::size_t testlen) {
   auto distance = [testlen](std::size_t l) { return l > testlen ? l - testlen : testlen - l; };
-  std::size_t best = refs.front().size();
-  for (const auto& ref : refs) {
-    const std::size_t l = ref.size();
+  std::size_t best = counter.length(0);
+  for (std::size_t r = 0; r < refs; ++r) {
+    const std::size_t l = counter.length(r);
     if (distance(l) < distance(best) || (distance(l) == distance(best) && l < best)) best = l;
   }
   return best;
@@ -128,36 +165,17 @@ void CocoBleu::segment_stats(std::u32string_view hyp, std::span<const std::u32st
 
 void CocoBleu::tokenized_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   if (refs.empty()) throw input_error("Bleu: an image has no references");
-  WordIds word_ids;
-  std::vector<Words> ref_words;
-  ref_words.reserve(refs.size());
-  for (const auto& ref : refs) ref_words.emplace_back(ref, word_ids);
-  const Words test(hyp, word_ids);
-  out[kTestLen] = static_cast<Stat>(test.size());
-  out[kRefLen] = static_cast<Stat>(closest_length(ref_words, test.size()));
-  NgramCounts max_counts, counts;
+  thread_local ImageCounter counter;
+  counter.clear();
+  for (const auto& ref : refs) counter.add_sentence(ref);  // sentences 0 .. refs - 1
+  const std::size_t test = counter.add_sentence(hyp);
+  const std::size_t testlen = counter.length(test);
+  out[kTestLen] = static_cast<Stat>(testlen);
+  out[kRefLen] = static_cast<Stat>(closest_length(counter, refs.size(), testlen));
   for (std::size_t k = 0; k < kOrders; ++k) {
-    // cook_refs(): per n-gram the largest count in any one reference.
-    max_counts.clear();
-    for (const auto& ref : ref_words) {
-      counts.clear();
-      append_ngrams(ref, k + 1, counts);
-      merge_equal(counts, true);
-      max_counts.insert(max_counts.end(), counts.begin(), counts.end());
-    }
-    merge_equal(max_counts, false);
-    // cook_test(): clipped matches and the number of n-grams of this order.
-    counts.clear();
-    append_ngrams(test, k + 1, counts);
-    merge_equal(counts, true);
-    int correct = 0;
-    for (const auto& [ngram, count] : counts) {
-      const auto found = std::lower_bound(max_counts.begin(), max_counts.end(), ngram,
-                                          [](const auto& pair, const NgramKey& key) { return pair.first < key; });
-      if (found != max_counts.end() && found->first == ngram) correct += std::min(found->second, count);
-    }
-    out[kGuess + k] = test.size() >= k + 1 ? static_cast<Stat>(test.size() - k) : 0.0;
-    out[kCorrect + k] = correct;
+    for (std::size_t r = 0; r < refs.size(); ++r) counter.count_reference(r, k + 1, static_cast<std::uint32_t>(r + 1));
+    out[kGuess + k] = testlen >= k + 1 ? static_cast<Stat>(testlen - k) : 0.0;
+    out[kCorrect + k] = counter.clipped_matches(test, k + 1);
   }
 }
 

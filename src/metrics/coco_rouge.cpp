@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/summation.hpp"
 #include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/text_options.hpp"
+#include "evalcli/text/detail/string_interner.hpp"
 
 namespace evalcli {
 namespace {
@@ -16,10 +20,11 @@ namespace {
 // rouge.py's beta ("updated based on discussion with Hovy"), squared as it squares it.
 const double kBetaSquared = std::pow(1.2, 2);
 
-// Python's str.split(" "): every U+0020 separates, so "" is one empty token
-// and two spaces make an empty token between them (NBSP stays inside a token).
-std::vector<std::u32string_view> split_at_spaces(std::u32string_view line) {
-  std::vector<std::u32string_view> tokens;
+// Python's str.split(" ") into `tokens`: every U+0020 separates, so "" is one
+// empty token and two spaces make an empty token between them (NBSP stays
+// inside a token).
+void split_at_spaces(std::u32string_view line, std::vector<std::u32string_view>& tokens) {
+  tokens.clear();
   std::size_t start = 0;
   for (;;) {
     const std::size_t space = line.find(U' ', start);
@@ -28,13 +33,14 @@ std::vector<std::u32string_view> split_at_spaces(std::u32string_view line) {
     start = space + 1;
   }
   tokens.push_back(line.substr(start));
-  return tokens;
 }
 
-// my_lcs(): the length of the longest common subsequence, one DP row at a time.
-std::size_t lcs_length(const std::vector<std::u32string_view>& a, const std::vector<std::u32string_view>& b) {
-  std::vector<std::size_t> row(b.size() + 1, 0);
-  for (const auto& token : a) {
+// my_lcs(): the length of the longest common subsequence of two token id
+// sequences, one DP row at a time (`row`: scratch).
+std::size_t lcs_length(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+                       std::vector<std::size_t>& row) {
+  row.assign(b.size() + 1, 0);
+  for (const std::uint32_t token : a) {
     std::size_t diagonal = 0;  // the previous row's value left of j
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t above = row[j];
@@ -45,19 +51,37 @@ std::size_t lcs_length(const std::vector<std::u32string_view>& a, const std::vec
   return row.back();
 }
 
+// A thread's buffers, reused from image to image: tokens as ids (equal ids
+// for equal tokens of one image), so the LCS compares integers.
+struct RougeScratch {
+  text::StringInterner interner;  // views into the image's text
+  std::vector<std::u32string_view> tokens;
+  std::vector<std::uint32_t> candidate, reference;
+  std::vector<std::size_t> row;
+
+  void intern(std::u32string_view line, std::vector<std::uint32_t>& ids) {
+    split_at_spaces(line, tokens);
+    ids.clear();
+    for (const auto token : tokens) ids.push_back(interner.id(token));
+  }
+};
+
 }  // namespace
 
 CocoRougeL::CocoRougeL(std::unique_ptr<TextPipeline> pipeline) : pipeline_(std::move(pipeline)) {}
 
 double CocoRougeL::image_score(std::u32string_view hyp, std::span<const std::u32string> refs) {
   if (refs.empty()) throw input_error("ROUGE_L: an image has no references");
-  const auto candidate = split_at_spaces(hyp);
+  thread_local RougeScratch scratch;
+  scratch.interner.clear();
+  scratch.intern(hyp, scratch.candidate);
+  const std::size_t candidate_size = scratch.candidate.size();
   double precision_max = 0, recall_max = 0;  // max() of the lists (every value is >= 0)
   for (const auto& ref : refs) {
-    const auto reference = split_at_spaces(ref);
-    const auto lcs = static_cast<double>(lcs_length(reference, candidate));
-    precision_max = std::max(precision_max, lcs / static_cast<double>(candidate.size()));
-    recall_max = std::max(recall_max, lcs / static_cast<double>(reference.size()));
+    scratch.intern(ref, scratch.reference);
+    const auto lcs = static_cast<double>(lcs_length(scratch.reference, scratch.candidate, scratch.row));
+    precision_max = std::max(precision_max, lcs / static_cast<double>(candidate_size));
+    recall_max = std::max(recall_max, lcs / static_cast<double>(scratch.reference.size()));
   }
   if (precision_max == 0 || recall_max == 0) return 0.0;
   return ((1 + kBetaSquared) * precision_max * recall_max) / (recall_max + kBetaSquared * precision_max);
