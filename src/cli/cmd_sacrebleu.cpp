@@ -20,6 +20,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/version.hpp"
+#include "evalcli/io/byte_codec.hpp"
 #include "evalcli/metrics/bleu.hpp"
 #include "evalcli/metrics/chrf.hpp"
 #include "evalcli/metrics/ter.hpp"
@@ -100,12 +101,11 @@ constexpr const char* kSacrebleuUsage = R"(usage: sacrebleu [-h] [--citation] [-
                  [refs ...]
 )";
 
-// The codec Python's codecs.lookup() finds for `name`, of the two evalcli reads:
-// "utf_8", "latin_1", or "" for any other. Python first lowercases the name and
+// Whether Python's codecs.lookup() finds UTF-8 for `name` (the single-byte
+// codecs are found by find_byte_codec). Python first lowercases the name and
 // turns each run of other characters than letters, digits and '.' into one '_'
-// (encodings.normalize_encoding), then looks up encodings.aliases. Latin-1 is the
-// one 8-bit codec whose table is bytes = code points in Python and ICU alike.
-std::string python_codec(const std::string& name) {
+// (encodings.normalize_encoding), then looks up encodings.aliases.
+bool python_utf8(const std::string& name) {
   std::string normalized;
   bool punctuation = false;
   for (const char c : name) {
@@ -119,13 +119,7 @@ std::string python_codec(const std::string& name) {
     }
   }
   static const std::vector<std::string> utf_8 = {"utf_8", "u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4", "cp65001"};
-  static const std::vector<std::string> latin_1 = {"latin_1",   "8859",         "cp819",           "csisolatin1",
-                                                   "ibm819",    "iso8859",      "iso8859_1",       "iso_8859_1",
-                                                   "iso_8859_1_1987", "iso_ir_100", "l1",        "latin", "latin1"};
-  for (const auto* names : {&utf_8, &latin_1}) {
-    if (std::find(names->begin(), names->end(), normalized) != names->end()) return names->front();
-  }
-  return "";
+  return std::find(utf_8.begin(), utf_8.end(), normalized) != utf_8.end();
 }
 
 // argparse's error: the usage, then "PROG: error: MESSAGE", exit 2.
@@ -223,9 +217,14 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
                                   "with `-t`),\n" +
                          prefix + "and you cannot then provide multiple reference files.\n");
   }
-  const std::string encoding = python_codec(args.encoding);
-  if (encoding.empty()) {
-    throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 and Latin-1 only (got -e {})\n", args.encoding));
+  std::optional<ByteCodec> codec;
+  if (!python_utf8(args.encoding)) {
+    codec = find_byte_codec(args.encoding);
+    if (!codec) {
+      throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 and the single-byte codecs of docs/errors.md only "
+                                   "(got -e {})\n",
+                                   args.encoding));
+    }
   }
   if (args.refs.empty()) {
     throw RawExit(1, "sacreBLEU: I need either a predefined test set (-t) or a list of references\n");
@@ -254,7 +253,7 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   spec.tab_separated_refs = args.num_refs > 1 ? args.num_refs : 0;
   if (args.inputs) spec.hyp_paths = *args.inputs;
   spec.stdin_stream = &io.in;
-  spec.latin1 = encoding == "latin_1";
+  spec.codec = codec ? &*codec : nullptr;
   TextScan scan;  // BLEU's tokenized-period count (metrics/base.py)
   if (bleu && !args.force && !args.sentence_level) scan_while_reading(spec, scan);
 

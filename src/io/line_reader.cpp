@@ -1,5 +1,7 @@
 #include "evalcli/io/line_reader.hpp"
 
+#include "evalcli/io/byte_codec.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -164,8 +166,16 @@ bool LineReader::next_unstripped(std::u32string& line) {
   std::string bytes;
   if (!next_bytes(bytes)) return false;
   line.clear();
-  if (latin1_) {
-    for (const char byte : bytes) line.push_back(static_cast<unsigned char>(byte));
+  if (codec_ != nullptr) {
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(bytes[i]);
+      const char32_t c = codec_->table[byte];
+      if (c == kUndefinedByte) {
+        throw input_error(fmt::format("{}:{}:byte {}: byte 0x{:02X} is undefined in {}", name_, line_number_, i + 1, byte,
+                                      codec_->name));
+      }
+      line.push_back(c);
+    }
     return true;
   }
   const std::size_t bad = utf8::decode(bytes, line);

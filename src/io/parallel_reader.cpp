@@ -20,7 +20,7 @@ ParallelReader::ParallelReader(const CorpusSpec& spec)
   for (const auto& path : spec.hyp_paths) io::check_readable_file(path);
   for (const auto& path : spec.ref_paths) {
     ref_readers_.emplace_back(path);
-    if (spec.latin1) ref_readers_.back().decode_latin1();
+    if (spec.codec) ref_readers_.back().decode_with(*spec.codec);
   }
   num_refs_ = tab_refs_ > 1 ? static_cast<std::size_t>(tab_refs_) : ref_readers_.size();
 
@@ -28,7 +28,7 @@ ParallelReader::ParallelReader(const CorpusSpec& spec)
     from_stdin_ = true;
     std::istream& in = spec.stdin_stream ? *spec.stdin_stream : std::cin;
     hyp_readers_.emplace_back(in, "<stdin>", true);
-    if (spec.latin1) hyp_readers_.back().decode_latin1();
+    if (spec.codec) hyp_readers_.back().decode_with(*spec.codec);
     // The first line's tab-separated fields decide the number of systems.
     std::u32string first;
     if (hyp_readers_[0].next(first)) {
@@ -43,7 +43,7 @@ ParallelReader::ParallelReader(const CorpusSpec& spec)
   } else {
     for (const auto& path : spec.hyp_paths) {
       hyp_readers_.emplace_back(path);
-      if (spec.latin1) hyp_readers_.back().decode_latin1();
+      if (spec.codec) hyp_readers_.back().decode_with(*spec.codec);
       system_names_.push_back(path);
     }
     num_systems_ = hyp_readers_.size();

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace evalcli {
+struct ByteCodec;  // evalcli/io/byte_codec.hpp
+}  // namespace evalcli
+
 namespace evalcli::io {
 
 // The longest line evalcli reads (bytes, without the terminator): 16 MiB,
@@ -33,8 +37,10 @@ class LineReader {
 
   // Next line as raw bytes without its terminator; false at end of input.
   bool next_bytes(std::string& line);
-  // Decode lines as ISO-8859-1 (every byte one code point) instead of UTF-8.
-  void decode_latin1() { latin1_ = true; }
+  // Decode lines with a single-byte codec (evalcli sacrebleu -e) instead of
+  // UTF-8; a byte the codec leaves undefined is an input error. `codec` must
+  // outlive the reader.
+  void decode_with(const ByteCodec& codec) { codec_ = &codec; }
   // Next line decoded from UTF-8 (throws on invalid UTF-8), not stripped.
   bool next_unstripped(std::u32string& line);
   // Next line decoded and rstrip()ped of Python whitespace (SacreBLEU's view).
@@ -54,7 +60,7 @@ class LineReader {
   std::unique_ptr<Input> input_;
   std::string name_;
   bool universal_newlines_ = false;
-  bool latin1_ = false;
+  const ByteCodec* codec_ = nullptr;  // nullptr: UTF-8
   std::size_t line_number_ = 0;
   std::vector<std::string> pending_;  // lines split off a CR-separated chunk (stdin)
   std::size_t pending_pos_ = 0;

@@ -20,7 +20,7 @@ struct CorpusSpec {
   // tab-separated fields are several systems (SacreBLEU's convention).
   std::vector<std::string> hyp_paths;
   std::istream* stdin_stream = nullptr;  // defaults to std::cin
-  bool latin1 = false;                   // every stream is ISO-8859-1, not UTF-8 (evalcli sacrebleu -e latin-1)
+  const ByteCodec* codec = nullptr;      // every stream in this single-byte codec, not UTF-8 (evalcli sacrebleu -e)
   // Sees every segment as read (hypotheses by system, then references), for
   // checks of the text itself: mostly-CJK text, tokenized periods.
   std::function<void(const std::vector<std::u32string>& hyps, const std::vector<std::u32string>& refs)> on_segment;

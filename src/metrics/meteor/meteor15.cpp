@@ -898,7 +898,7 @@ std::string Meteor15::signature() const { return print_signature(meteor_definiti
 
 std::optional<std::string> Meteor15::stemmer_field() const {
   if (!resources_->stemmer) return std::nullopt;
-  return fmt::format("snowball-{}-meteor15-v1", resources_->language->snowball);
+  return fmt::format("snowball-{}-meteor15-v2", resources_->language->snowball);  // v2: fr nl fi, Java's UTF-16 counting
 }
 
 std::optional<std::string> Meteor15::paraphrase_field() const {

@@ -65,10 +65,10 @@ std::string module_name_of_eval_id(std::string_view short_name);
 std::string normalization_of_eval_id(std::string_view name);
 
 // METEOR 1.5's Snowball stemmers (the Java classes bundled in its jar) rebuilt
-// on libstemmer 2.2, whose newer algorithms differ on a few letters: Russian
-// folds ё into е and Hungarian knows ő and ű as vowels (the jar's classes see
-// all three as inert consonants), German strips -nisse to -nis (the jar keeps
-// -niss). Those are undone here; see docs/meteor.md for what is left.
+// on libstemmer 2.2, whose newer algorithms differ: Russian ё, Hungarian ő ű
+// (õ û in the jar), German -nisse, French ë ï, Dutch R1 in UTF-8, Finnish
+// (written out in full), Danish undoubling, Portuguese -logia/-ução, and Java's
+// UTF-16 counting. Each is undone in meteor15_stemmer.cpp (docs/meteor.md).
 class JarStemmer {
  public:
   explicit JarStemmer(const std::string& algorithm);  // libstemmer's name: "russian"
