@@ -22,6 +22,7 @@ BertScoreOptions bertscore_options(const OptionValues& values) {
   options.model_dir = values.text("model");
   if (options.model_dir.empty()) throw usage_error("--model DIR is required (a Hugging Face model folder)");
   options.num_layers = values.has("num-layers") ? values.integer("num-layers", -1) : -1;
+  options.lang = values.text("lang");
   options.idf = values.flag("idf");
   options.baseline_path = values.text("baseline");
   options.batch_size = static_cast<std::size_t>(values.integer("batch-size", 64));
@@ -57,6 +58,9 @@ void run_bertscore(MetricRun& run, Streams& io) {
   check_outputs(run.output, {});  // before the model loads; --shard is refused (not implemented)
   const BertScoreScorer scorer(bertscore_options(run.values));
   const BertScore metric(scorer.identity());
+  if (!run.output.quiet) {
+    for (const std::string& note : scorer.notes()) io.err << note << '\n';
+  }
   if (run.given) check_rebuilt_signature(*run.given, metric);
   const TokenizedCorpus corpus = tokenize_corpus(scorer, run.input, io);
   std::vector<SystemStats> systems;

@@ -27,6 +27,7 @@ class ModelFolder;
 struct BertScoreOptions {
   std::string model_dir;
   int num_layers = -1;  // -1: bert_score's default for the folder's name (model2layers), else required
+  std::string lang;     // bert_score's lang ("": none); see docs/bertscore.md
   bool idf = false;
   std::string baseline_path;  // "": no rescaling
   std::size_t batch_size = 64;
@@ -39,6 +40,7 @@ struct BertScoreIdentity {
   std::string weights;         // "sha256.<16 hex>" of model.safetensors
   std::string tokenizer;       // "wordpiece-v1.sha256.<16 hex>" of the tokenizer's files
   int layer = 0;
+  std::string lang;            // set when the folder is bert_score's model for it (score(lang=L)), else ""
   bool idf = false;
   std::string rescale = "no";  // or "sha256.<16 hex>" of the baseline file
   std::size_t batch_size = 64;
@@ -65,9 +67,12 @@ class BertScoreScorer {
                                   std::vector<std::string>& warnings) const;
 
   const BertScoreIdentity& identity() const { return identity_; }
+  // Notes about how the options were read (a --lang that changes nothing), for standard error.
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   BertScoreOptions options_;
+  std::vector<std::string> notes_;
   std::unique_ptr<bertscore::ModelFolder> folder_;
   BertScoreIdentity identity_;
   std::array<double, 3> baseline_{};
@@ -76,8 +81,12 @@ class BertScoreScorer {
 // bert_score's hash string of a run: "<model>_L<layer>_<idf|no-idf>_version=0.3.12(hug_trans=4.29.2)[-custom-rescaled]".
 std::string bert_score_hash(const BertScoreIdentity& identity);
 
-// bert_score's model2layers default, or -1 when the folder's name is not in its table.
+// bert_score's model2layers default, or -1 when the name is not in its table
+// ("scibert_scivocab_uncased" finds "allenai/scibert_scivocab_uncased").
 int bert_score_default_layers(std::string_view model_name);
+
+// bert_score's lang2model: the model it loads for a language (lower case).
+std::string bert_score_lang_model(std::string_view lang);
 
 class BertScore : public StatsModel {
  public:

@@ -2,7 +2,10 @@
 // its rows [P, R, F, 1], and the metric's definition (options and signature).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "evalcli/core/error.hpp"
@@ -23,35 +26,132 @@ std::string folder_name(const std::string& path) {
   return p.filename().string();
 }
 
-// bert_score's model2layers entries for the architectures evalcli runs.
+// bert_score's model2layers entries for the architectures evalcli runs
+// (BERT with WordPiece, RoBERTa, XLM-R).
 constexpr std::pair<std::string_view, int> kDefaultLayers[] = {
     {"bert-base-uncased", 9},       {"bert-large-uncased", 18},       {"bert-base-cased-finetuned-mrpc", 9},
     {"bert-base-multilingual-cased", 9}, {"bert-base-chinese", 8},    {"roberta-base", 10},
     {"roberta-large", 17},          {"roberta-large-mnli", 19},       {"roberta-base-openai-detector", 7},
     {"roberta-large-openai-detector", 15}, {"xlm-roberta-base", 9},   {"xlm-roberta-large", 17},
+    {"allenai/scibert_scivocab_uncased", 8}, {"allenai/scibert_scivocab_cased", 9},
+    {"nfliu/scibert_basevocab_uncased", 9},
 };
 
-int chosen_layers(const BertScoreOptions& options) {
-  if (options.num_layers >= 0) return options.num_layers;
-  const int known = bert_score_default_layers(folder_name(options.model_dir));
-  if (known < 0) {
-    throw usage_error(fmt::format("--num-layers is required: bert_score has no default layer for a model named \"{}\"",
-                                  folder_name(options.model_dir)));
+// "allenai/scibert_scivocab_uncased" -> "scibert_scivocab_uncased": a folder
+// holds one model, named without the hub's organisation.
+std::string_view last_component(std::string_view name) {
+  const std::size_t slash = name.rfind('/');
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
+}
+
+// The names a model folder goes by, to find it in bert_score's tables: its
+// own name; the model's of a Hugging Face cache snapshot
+// (models--google-bert--bert-base-chinese/snapshots/<commit>); config.json's
+// _name_or_path (save_pretrained writes where the model came from).
+std::vector<std::string> folder_model_names(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names = {folder_name(dir)};
+  fs::path path(dir);
+  if (path.filename().empty()) path = path.parent_path();
+  const std::string repo = path.parent_path().parent_path().filename().string();
+  if (path.parent_path().filename() == "snapshots" && repo.rfind("models--", 0) == 0) {
+    names.push_back(std::string(last_component(repo.substr(repo.rfind("--") + 2))));
   }
-  return known;
+  std::ifstream config(path / "config.json");
+  const nlohmann::json json = nlohmann::json::parse(config, nullptr, false);  // errors are the loader's, later
+  if (json.is_object() && json.contains("_name_or_path") && json["_name_or_path"].is_string()) {
+    const std::string origin = json["_name_or_path"];
+    if (!origin.empty()) names.push_back(fs::path(origin).filename().empty() ? fs::path(origin).parent_path().filename().string()
+                                                                             : fs::path(origin).filename().string());
+  }
+  return names;
+}
+
+// The first of the folder's names bert_score has a default layer for, or "".
+std::string known_model(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (bert_score_default_layers(name) >= 0) return name;
+  }
+  return "";
+}
+
+bool goes_by(const std::vector<std::string>& names, std::string_view model) {
+  return std::find(names.begin(), names.end(), last_component(model)) != names.end();
+}
+
+// The layer of a run, and the language whose model the folder is (bert_score's
+// score(lang=L) without model_type: the hash names that model), or "".
+struct ModelChoice {
+  int layer = -1;
+  std::string lang;
+};
+
+ModelChoice choose_model(const BertScoreOptions& options, std::vector<std::string>& notes) {
+  const std::vector<std::string> names = folder_model_names(options.model_dir);
+  const std::string folder = folder_name(options.model_dir);
+  if (!options.lang.empty()) {
+    const std::string lang_model = bert_score_lang_model(options.lang);
+    if (goes_by(names, lang_model)) {
+      const int layer = options.num_layers >= 0 ? options.num_layers : bert_score_default_layers(lang_model);
+      if (layer < 0) {
+        throw usage_error(fmt::format("--lang {}: bert_score has no default layer for its model {}: give --num-layers",
+                                      options.lang, lang_model));
+      }
+      return {layer, options.lang};
+    }
+    const int own = bert_score_default_layers(known_model(names));
+    if (options.num_layers < 0 && own < 0) {
+      throw usage_error(fmt::format(
+          "--lang {}: bert_score's model for {} is {} (layer {}), and the folder \"{}\" is not recognised as it (by its "
+          "name, its Hugging Face cache name or config.json's _name_or_path): give --num-layers for this folder, or "
+          "--model a {} folder",
+          options.lang, options.lang, lang_model, bert_score_default_layers(lang_model), folder, last_component(lang_model)));
+    }
+    notes.push_back(fmt::format("note: --lang {} changes nothing here: the folder is not {} (bert_score's model for {}), "
+                                "so it is scored as bert_score's model_type=<folder>",
+                                options.lang, lang_model, options.lang));
+  }
+  if (options.num_layers >= 0) return {options.num_layers, ""};
+  const std::string known = known_model(names);
+  if (known.empty()) {
+    throw usage_error(fmt::format("--num-layers is required: bert_score has no default layer for a model named \"{}\"", folder));
+  }
+  return {bert_score_default_layers(known), ""};
+}
+
+// bert_score lower-cases lang; it becomes a signature field, so only letters,
+// digits, '-' and '_' ("en-sci").
+std::string checked_lang(std::string lang) {
+  for (char& c : lang) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') {
+      throw usage_error(fmt::format("--lang {}: a language code has letters, digits, '-' and '_' only", lang));
+    }
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return lang;
 }
 
 }  // namespace
 
 int bert_score_default_layers(std::string_view model_name) {
   for (const auto& [name, layers] : kDefaultLayers) {
-    if (name == model_name) return layers;
+    if (name == model_name || last_component(name) == model_name) return layers;
   }
   return -1;
 }
 
+std::string bert_score_lang_model(std::string_view lang) {
+  if (lang == "en") return "roberta-large";
+  if (lang == "zh") return "bert-base-chinese";
+  if (lang == "tr") return "dbmdz/bert-base-turkish-cased";
+  if (lang == "en-sci") return "allenai/scibert_scivocab_uncased";
+  return "bert-base-multilingual-cased";
+}
+
 std::string bert_score_hash(const BertScoreIdentity& identity) {
-  std::string hash = fmt::format("{}_L{}_{}_version=0.3.12(hug_trans=4.29.2)", identity.model_name, identity.layer,
+  // With lang, bert_score loads its model for the language by name and prints that name.
+  const std::string model = identity.lang.empty() ? identity.model_name : bert_score_lang_model(identity.lang);
+  std::string hash = fmt::format("{}_L{}_{}_version=0.3.12(hug_trans=4.29.2)", model, identity.layer,
                                  identity.idf ? "idf" : "no-idf");
   if (identity.rescale != "no") hash += "-custom-rescaled";
   return hash;
@@ -60,13 +160,16 @@ std::string bert_score_hash(const BertScoreIdentity& identity) {
 // ---------------------------------------------------------------- scorer
 
 BertScoreScorer::BertScoreScorer(const BertScoreOptions& options) : options_(options) {
-  const int layers = chosen_layers(options);
+  options_.lang = checked_lang(options.lang);
+  const ModelChoice choice = choose_model(options_, notes_);
+  const int layers = choice.layer;
   folder_ = std::make_unique<bertscore::ModelFolder>(options.model_dir, layers);
   identity_.model_type = folder_->config().model_type;
   identity_.model_name = folder_name(options.model_dir);
   identity_.weights = short_sha256(folder_->weights_sha256());
   identity_.tokenizer = folder_->tokenizer().id() + "." + short_sha256(folder_->tokenizer_sha256());
   identity_.layer = layers;
+  identity_.lang = choice.lang;
   identity_.idf = options.idf;
   identity_.batch_size = options.batch_size;
   if (!options.baseline_path.empty()) {
@@ -177,6 +280,7 @@ std::unique_ptr<StatsModel> build_bertscore(const OptionValues& values, const Bu
   identity.encoder = values.text("signature-encoder", "v1");
   if (identity.encoder != "v1") throw usage_error(fmt::format("signature field encoder:{} is not this evalcli's (v1)", identity.encoder));
   identity.layer = values.integer("num-layers", 0);
+  identity.lang = checked_lang(values.text("lang"));
   identity.idf = values.flag("idf");
   identity.batch_size = static_cast<std::size_t>(values.integer("batch-size", 64));
   return std::make_unique<BertScore>(identity);
@@ -196,6 +300,14 @@ MetricDefinition make_bertscore_definition() {
        .help = "use the output of this layer (0: embeddings); default bert_score's for the folder's name",
        .min = 0, .max = 1000, .signature_key = "layer",
        .print = identity_printer([](const BertScoreIdentity& i) { return std::to_string(i.layer); })},
+      {.name = "lang",
+       .help = "bert_score's lang: with a folder of its model for the language (zh: bert-base-chinese, en: "
+               "roberta-large, others: bert-base-multilingual-cased), that model's default layer and name in the hash",
+       .signature_key = "lang",
+       .print = field_printer<BertScore>([](const BertScore& b) -> std::optional<std::string> {
+         if (b.identity().lang.empty()) return std::nullopt;  // not bert_score's lang= run: no field
+         return b.identity().lang;
+       })},
       {.name = "idf", .kind = OptionKind::flag, .help = "weigh tokens by idf over the references",
        .signature_key = "idf", .flag_words = {"yes", "no"},
        .print = identity_printer([](const BertScoreIdentity& i) { return flag_value(i.idf); })},
@@ -213,7 +325,7 @@ MetricDefinition make_bertscore_definition() {
                                 },
                                 identity_printer([member = member](const BertScoreIdentity& i) { return i.*member; })});
   }
-  d.signature_layout = {"type", "model", "weights", "tok", "layer", "idf", "rescale", "batch", "encoder"};
+  d.signature_layout = {"type", "model", "lang", "weights", "tok", "layer", "idf", "rescale", "batch", "encoder"};
   d.signature_keys.push_back({"metric", "", [](const std::string& value, OptionValues&) {
                                 if (value != "BERTScore") throw usage_error(fmt::format("signature is for {}, not BERTScore", value));
                               }});
