@@ -136,6 +136,10 @@ TEST_CASE("KenLM binary: other model types, versions and damaged files are refus
   const float half = 0.5f;
   CHECK_THAT(load_error(patched(probing, 92, std::string(reinterpret_cast<const char*>(&half), 4))),
              Catch::Contains("probing multiplier 0.5"));
+  // A multiplier so large that KenLM's bucket count (a float product) would not fit in 64 bits.
+  const float enormous = 1e30f;
+  CHECK_THAT(load_error(patched(probing, 92, std::string(reinterpret_cast<const char*>(&enormous), 4))),
+             Catch::Contains("need more bytes than the file has left"));
   // An n-gram count beyond what the file can hold (the sizes would overflow).
   const std::uint64_t huge = std::uint64_t{1} << 62;
   CHECK_THAT(load_error(patched(probing, 108 + 8, std::string(reinterpret_cast<const char*>(&huge), 8))),
