@@ -102,24 +102,10 @@ constexpr const char* kSacrebleuUsage = R"(usage: sacrebleu [-h] [--citation] [-
 )";
 
 // Whether Python's codecs.lookup() finds UTF-8 for `name` (the single-byte
-// codecs are found by find_byte_codec). Python first lowercases the name and
-// turns each run of other characters than letters, digits and '.' into one '_'
-// (encodings.normalize_encoding), then looks up encodings.aliases.
+// codecs are found by find_byte_codec): its normalised name is an alias of utf_8.
 bool python_utf8(const std::string& name) {
-  std::string normalized;
-  bool punctuation = false;
-  for (const char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '.') {
-      if (punctuation && !normalized.empty()) normalized += '_';
-      normalized += static_cast<char>(std::tolower(u));
-      punctuation = false;
-    } else {
-      punctuation = true;
-    }
-  }
   static const std::vector<std::string> utf_8 = {"utf_8", "u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4", "cp65001"};
-  return std::find(utf_8.begin(), utf_8.end(), normalized) != utf_8.end();
+  return std::find(utf_8.begin(), utf_8.end(), normalize_python_encoding(name)) != utf_8.end();
 }
 
 // argparse's error: the usage, then "PROG: error: MESSAGE", exit 2.

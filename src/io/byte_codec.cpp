@@ -60,26 +60,8 @@ const std::vector<CodecEntry>& codec_table() {
   return table;
 }
 
-// encodings.normalize_encoding: lowercase; each run of characters other than
-// ASCII letters, digits and '.' becomes one '_' (none at the start or end).
-std::string normalize_encoding(std::string_view name) {
-  std::string normalized;
-  bool punctuation = false;
-  for (const char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x80 && (std::isalnum(u) || c == '.')) {
-      if (punctuation && !normalized.empty()) normalized += '_';
-      normalized += static_cast<char>(std::tolower(u));
-      punctuation = false;
-    } else {
-      punctuation = true;
-    }
-  }
-  return normalized;
-}
-
 const CodecEntry* find_entry(std::string_view name) {
-  const std::string normalized = normalize_encoding(name);
+  const std::string normalized = normalize_python_encoding(name);
   std::string dots_as_underscores = normalized;
   std::replace(dots_as_underscores.begin(), dots_as_underscores.end(), '.', '_');
   for (const auto& entry : codec_table()) {
@@ -115,6 +97,22 @@ std::array<char32_t, 256> icu_table(const CodecEntry& entry) {
 }
 
 }  // namespace
+
+std::string normalize_python_encoding(std::string_view name) {
+  std::string normalized;
+  bool punctuation = false;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x80 && (std::isalnum(u) || c == '.')) {
+      if (punctuation && !normalized.empty()) normalized += '_';
+      normalized += static_cast<char>(std::tolower(u));
+      punctuation = false;
+    } else {
+      punctuation = true;
+    }
+  }
+  return normalized;
+}
 
 std::optional<ByteCodec> find_byte_codec(std::string_view name) {
   const CodecEntry* entry = find_entry(name);

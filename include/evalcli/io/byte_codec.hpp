@@ -16,6 +16,11 @@ struct ByteCodec {
   std::array<char32_t, 256> table;  // byte -> code point, or kUndefinedByte
 };
 
+// A codec name as Python's encodings.normalize_encoding leaves it, lowercased as
+// codecs.lookup does: each run of characters other than ASCII letters, digits
+// and '.' becomes one '_' (none at the start or end). "ISO-8859-2" -> "iso_8859_2".
+std::string normalize_python_encoding(std::string_view name);
+
 // The codec that Python's codecs.lookup(name) finds, when it is one of the
 // single-byte codecs evalcli decodes exactly as Python does (docs/errors.md:
 // Latin-1, ISO-8859-2..11, 13..15, cp874, cp1250..1258, KOI8-R, KOI8-U,
