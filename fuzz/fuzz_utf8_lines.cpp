@@ -1,11 +1,13 @@
 // UTF-8 decoder and line reader: decoding must round-trip valid input and stop
 // exactly at the first invalid sequence; the line reader must split any bytes
-// (files: LF only; stdin: universal newlines) without losing or inventing lines.
+// (files: LF only; stdin: universal newlines) without losing or inventing lines;
+// with a single-byte codec (sacrebleu -e) every byte decodes to its table entry.
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/io/byte_codec.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "fuzz_support.hpp"
@@ -54,6 +56,35 @@ void fuzz_reader(std::string_view bytes, bool universal_newlines) {
   if (!universal_newlines) check(lines == expected_file_lines(bytes));
 }
 
+// The codec picked by the input's first byte decodes the whole input line by
+// line: each code point is the table's entry for its byte, or the run stops at
+// an undefined byte with an input error.
+void fuzz_codec_reader(std::string_view bytes) {
+  static const std::vector<std::string> names = evalcli::byte_codec_names();
+  if (bytes.empty()) return;
+  const auto codec = evalcli::find_byte_codec(names[static_cast<unsigned char>(bytes[0]) % names.size()]);
+  check(codec.has_value());
+  std::istringstream in{std::string(bytes)};
+  evalcli::io::LineReader reader(in, "fuzz", false);
+  reader.decode_with(*codec);
+  std::u32string line;
+  std::size_t lines = 0, offset = 0;
+  try {
+    while (reader.next_unstripped(line)) {
+      ++lines;
+      for (const char32_t c : line) {
+        check(c == codec->table[static_cast<unsigned char>(bytes[offset])]);
+        ++offset;
+      }
+      offset += offset < bytes.size();  // the '\n'
+    }
+  } catch (const evalcli::Error& e) {
+    check(e.code() == evalcli::ExitCode::input_data);
+    return;
+  }
+  check(lines == expected_file_lines(bytes));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -61,5 +92,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz_decoder(bytes);
   fuzz_reader(bytes, false);
   fuzz_reader(bytes, true);
+  fuzz_codec_reader(bytes);
   return 0;
 }
