@@ -234,6 +234,11 @@ std::function<void(std::size_t)> line_progress(Progress& progress, const std::st
   };
 }
 
+// Signatures printed before scorer: existed read back where their rules give this run's numbers.
+std::vector<FieldAddedLater> scorer_added_later(const ppl::NgramModel& model, const std::string& path) {
+  return {{"scorer", ppl::why_unversioned_scorer_differs(model, path)}};
+}
+
 // The statistics model of a run of `model` (loaded from `path`): it prints the signature.
 ppl::PplMetric arpa_metric(const ArpaSetup& setup, const std::string& path, const ppl::NgramModel& model) {
   ppl::PplRun run = setup.text;
@@ -260,7 +265,7 @@ void run_kenlm_output(const PplOptions& o, const RunSignature* given, Streams& i
   const auto model = ppl::NgramModel::load(lm, &io.err, needs_signature);
   const std::string metric_fields = arpa_metric(setup, lm, *model).signature();
   // The model given must be the signature's (name, MD5, order).
-  if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields);
+  if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields, scorer_added_later(*model, lm));
   const std::string signature = full_signature(0, metric_fields);
   const KenlmLevels levels = parse_levels(o.levels);
 
@@ -360,7 +365,7 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     if (m == 0) first_run = model_metric.run();
     fields.push_back(model_metric.signature());
     // The model given must be the signature's (name, MD5, order).
-    if (given != nullptr) check_rebuilt_signature(*given, "PPL", fields.back());
+    if (given != nullptr) check_rebuilt_signature(*given, "PPL", fields.back(), scorer_added_later(*model, o.lms[m]));
     ppl::TextInput input(o.input, io.in);
     ppl::ArpaCorpusOptions scoring = arpa_scoring(o, setup);
     // Per-line rows only when reported (--per-doc, JSON, statistics options):

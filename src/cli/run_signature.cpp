@@ -124,6 +124,11 @@ void check_rebuilt_signature(const RunSignature& given, const StatsModel& metric
 }
 
 void check_rebuilt_signature(const RunSignature& given, const std::string& name, const std::string& fields) {
+  check_rebuilt_signature(given, name, fields, {});
+}
+
+void check_rebuilt_signature(const RunSignature& given, const std::string& name, const std::string& fields,
+                             const std::vector<FieldAddedLater>& added_later) {
   if (!given.evalcli_form) return;
   std::map<std::string, std::string> rebuilt;
   for (const auto& field : parse_signature(fields)) rebuilt.emplace(field.key, field.value);
@@ -139,6 +144,15 @@ void check_rebuilt_signature(const RunSignature& given, const std::string& name,
                                     field.key, found->second));
     }
     rebuilt.erase(found);
+  }
+  for (const auto& later : added_later) {
+    const auto absent = rebuilt.find(later.key);
+    if (absent == rebuilt.end()) continue;
+    if (later.why_absent_differs) {
+      throw usage_error(fmt::format("signature has no '{}' field (this run has {}:{}), and {}", later.key, later.key,
+                                    absent->second, *later.why_absent_differs));
+    }
+    rebuilt.erase(absent);
   }
   if (!rebuilt.empty()) {
     const auto& [key, value] = *rebuilt.begin();

@@ -44,5 +44,15 @@ void check_rebuilt_signature(const RunSignature& given, const StatsModel& metric
 // The same for a metric's fields printed before the metric exists (`name`: for messages).
 void check_rebuilt_signature(const RunSignature& given, const std::string& name, const std::string& fields);
 
+// A field a metric began to print after signatures without it were printed
+// (PPL's scorer:): a signature that lacks it still reproduces this run unless
+// `why_absent_differs` says why not (then that is the usage error's reason).
+struct FieldAddedLater {
+  std::string key;
+  std::optional<std::string> why_absent_differs;
+};
+void check_rebuilt_signature(const RunSignature& given, const std::string& name, const std::string& fields,
+                             const std::vector<FieldAddedLater>& added_later);
+
 
 }  // namespace evalcli::cli

@@ -14,6 +14,7 @@
 #include "evalcli/core/error.hpp"
 #include "evalcli/io/decompress.hpp"
 #include "evalcli/metrics/ppl.hpp"
+#include "evalcli/metrics/ppl_metric.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::test::run_cli;
@@ -582,4 +583,57 @@ TEST_CASE("ARPA: of duplicate n-grams the first is kept, as KenLM's probing tabl
   // </s>: p(</s>) + bo(w) = -0.5 + -0.1.
   CHECK(r.out == fmt::format("w=3 2 -0.1\tv=5 2 -0.2\tzz=0 1 -2\tw=3 1 -0.25\t</s>=2 1 {}\t",
                              ppl::kenlm_number(f("-0.5") + f("-0.1"))));
+}
+
+namespace {
+
+// The signature `evalcli ppl` prints for `arpa` over `text`, without its scorer: field (as printed before it existed).
+std::string signature_without_scorer(const TempFile& arpa, const std::string& text) {
+  const auto printed = run_cli({"ppl", "--lm", arpa.path(), "-f", "json"}, text);
+  REQUIRE(printed.exit_code == 0);
+  std::string signature = nlohmann::json::parse(printed.out)["signature"];
+  const std::string field = std::string("|scorer:") + ppl::kArpaScorer;
+  const std::size_t at = signature.find(field);
+  REQUIRE(at != std::string::npos);
+  return signature.erase(at, field.size());
+}
+
+}  // namespace
+
+TEST_CASE("ARPA signatures name the scorer's version; one without it reads back where its rules agree", "[ppl][arpa][signature]") {
+  const std::string text = "a b c\n";
+  TempFile clean(kEdgeArpa, ".arpa");
+  const auto printed = run_cli({"ppl", "--lm", clean.path(), "-f", "json"}, text);
+  REQUIRE(printed.exit_code == 0);
+  const std::string signature = nlohmann::json::parse(printed.out)["signature"];
+  CHECK_THAT(signature, Catch::Contains("|order:3|scorer:kenlm-v2|ctx:sentence|"));
+  // The signature as printed, and without scorer: (a model without repeated entries: both rules give its numbers).
+  CHECK(run_cli({"ppl", "--lm", clean.path(), "--signature", signature}, text).exit_code == 0);
+  CHECK(run_cli({"ppl", "--lm", clean.path(), "--signature", signature_without_scorer(clean, text)}, text).exit_code == 0);
+  // A scorer version this evalcli does not have.
+  std::string future = signature;
+  future.replace(future.find("kenlm-v2"), 8, "kenlm-v9");
+  const auto refused = run_cli({"ppl", "--lm", clean.path(), "--signature", future}, text);
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("PPL scorer 'kenlm-v9', which this evalcli cannot reproduce"));
+
+  // A model that repeats a bigram (line 13): the old rules kept the last, so a signature without scorer: is refused.
+  TempFile repeats(
+      "\\data\\\nngram 1=4\nngram 2=2\n\n\\1-grams:\n-1\t<s>\t-0.3\n-1\t</s>\n-0.5\ta\t-0.1\n-0.9\t<unk>\n\n"
+      "\\2-grams:\n-0.2\t<s> a\n-0.4\t<s> a\n\n\\end\\\n",
+      ".arpa");
+  const auto unversioned = run_cli({"ppl", "--lm", repeats.path(), "--signature", signature_without_scorer(repeats, text)}, text);
+  CHECK(unversioned.exit_code == 2);
+  CHECK_THAT(unversioned.err, Catch::Contains("signature has no 'scorer' field (this run has scorer:kenlm-v2), and " +
+                                              repeats.path() + " repeats an entry (first at line 13)"));
+}
+
+TEST_CASE("ARPA: the first repeated entry's line is known, <unk> entries aside", "[ppl][arpa]") {
+  CHECK(load_text(kEdgeArpa)->first_duplicate_line() == 0);
+  const std::string head = "\\data\\\nngram 1=5\nngram 2=1\n\n\\1-grams:\n-1\t<unk>\n-2\t<UNK>\n-99\t<s>\n-0.5\t</s>\n";
+  // <unk> and <UNK> (lines 6, 7) are one entry whose last wins under every version: not a repeat.
+  CHECK(load_text(head + "-0.25\tw\n\n\\2-grams:\n-0.1\t<s> w\n\n\\end\\\n")->first_duplicate_line() == 0);
+  // A repeated word (line 10).
+  const std::string words = "\\data\\\nngram 1=5\nngram 2=1\n\n\\1-grams:\n-99\t<s>\n-0.5\t</s>\n-0.25\tw\n-0.5\tv\n-0.75\tw\n";
+  CHECK(load_text(words + "\n\\2-grams:\n-0.1\t<s> w\n\n\\end\\\n")->first_duplicate_line() == 10);
 }

@@ -53,6 +53,10 @@ class NgramModel {
   // (empty if loaded with identify = false).
   const std::string& md5() const { return md5_; }
   bool has_unknown() const { return has_unknown_; }
+  // ARPA: the line of the first entry that repeats an earlier n-gram or word
+  // (<unk> entries aside), 0 if none. The first is kept, as in KenLM; before
+  // scorer kenlm-v2 evalcli kept the last (ppl_metric.hpp, kArpaScorer).
+  std::size_t first_duplicate_line() const { return first_duplicate_line_; }
 
   // KenLM's vocabulary id: <unk>=0, others by first appearance in \1-grams.
   WordId index(std::string_view word) const;
@@ -100,6 +104,7 @@ class NgramModel {
   std::vector<std::uint64_t> counts_;
   std::string md5_;
   bool has_unknown_ = true;
+  std::size_t first_duplicate_line_ = 0;
   WordId begin_sentence_ = 0;
   WordId end_sentence_ = 0;
 };

@@ -5,6 +5,7 @@
 // shard/merge work for perplexity exactly as for the other metrics. A
 // StatsModel only: the lines are scored by the ARPA model or read from
 // log-prob files (ppl.hpp), not segment by segment against references.
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +24,18 @@ LogprobStats logprob_stats(std::span<const Stat> row);
 nlohmann::ordered_json arpa_stats_json(const PplStats& stats);
 nlohmann::ordered_json logprob_stats_json(const LogprobStats& stats);
 
+// The version of evalcli's ARPA/KenLM scoring rules, "scorer:" in ARPA-mode
+// signatures. v2 (2026-12-02): KenLM's rules for repeated entries (the first
+// of duplicate n-grams kept; a repeated word takes a new id, look-ups find the
+// first) and NaN probabilities refused at load. v1 kept the last duplicate; its
+// signatures have no scorer: field and read back only for models without
+// duplicates (NgramModel::first_duplicate_line), where v1 and v2 agree.
+inline constexpr const char* kArpaScorer = "kenlm-v2";
+
+// Why a signature without scorer: (printed by v1, or by v2 before the field
+// existed) may not reproduce a run of `model`; nullopt when it does.
+std::optional<std::string> why_unversioned_scorer_differs(const NgramModel& model, const std::string& path);
+
 // What a perplexity run's signature names (docs/ppl.md): the mode, the model
 // (ARPA) or the log base (log-probs), and how the text was split.
 struct PplRun {
@@ -37,6 +50,9 @@ struct PplRun {
   std::string normalizers = "none";
   bool lowercase = false;
   std::string log_base = "e";  // log-probs: e, 10 or 2
+  // ARPA: the scoring rules' version (kArpaScorer); empty when rebuilt from a
+  // signature printed before the field existed, which then prints none.
+  std::string scorer = kArpaScorer;
 };
 
 class PplMetric : public StatsModel {

@@ -169,8 +169,12 @@ class ArpaParser {
   void read_unigrams(std::uint64_t count, std::ostream* warnings, bool& has_unknown);
   void read_ngrams(int n, std::uint64_t count);
   void read_end();
+  std::size_t first_duplicate_line() const { return first_duplicate_line_; }
 
  private:
+  void note_duplicate(std::size_t line_number) {
+    if (first_duplicate_line_ == 0) first_duplicate_line_ = line_number;
+  }
   [[noreturn]] void fail(const std::string& what) const { fail_at(lines_.line_number(), what); }
   [[noreturn]] void fail_at(std::size_t line_number, const std::string& what) const {
     throw input_error(fmt::format("{}:{}: {}", name_, line_number, what));
@@ -236,6 +240,7 @@ class ArpaParser {
   NgramModel::Impl& model_;
   std::uint64_t max_entries_;
   std::vector<WordId> ids_;
+  std::size_t first_duplicate_line_ = 0;
 };
 
 // Exact float32 parse of the common ARPA number shapes ([-]digits[.digits][e[+-]digits]),
@@ -445,7 +450,11 @@ void ArpaParser::read_unigrams(std::uint64_t count, std::ostream* warnings, bool
       continue;
     }
     // A repeated word takes the next id, as in KenLM, but look-ups keep finding the first.
-    if (!found) model_.vocab.insert(word, static_cast<WordId>(model_.unigrams.size()));
+    if (found) {
+      note_duplicate(lines_.line_number());
+    } else {
+      model_.vocab.insert(word, static_cast<WordId>(model_.unigrams.size()));
+    }
     model_.unigrams.push_back({prob, backoff});
   }
   if (!has_unknown) {
@@ -545,7 +554,7 @@ void ArpaParser::add_ngram(int n, bool highest, const PendingNgram& pending, con
     model_.middle[static_cast<std::size_t>(n)].find_or_insert(MiddleEntry{suffix_keys[n], pending.prob, pending.backoff},
                                                               inserted);
   }
-  if (!inserted) return;
+  if (!inserted) return note_duplicate(pending.line_number);
   mark_extended(context != nullptr ? context->backoff : model_.unigrams[pending.context_last].backoff);
   insert_blank_suffixes(n, pending, suffix_keys);
 }
@@ -648,6 +657,7 @@ std::unique_ptr<NgramModel> NgramModel::load(const std::string& path, std::ostre
   parser.read_unigrams(model->counts_[0], warnings, model->has_unknown_);
   for (int n = 2; n <= impl.order; ++n) parser.read_ngrams(n, model->counts_[static_cast<std::size_t>(n - 1)]);
   parser.read_end();
+  model->first_duplicate_line_ = parser.first_duplicate_line();
   if (identify) model->md5_ = source.hex_digest();
   for (const char* marker : {"<s>", "</s>"}) {
     if (!impl.vocab.find(marker)) {

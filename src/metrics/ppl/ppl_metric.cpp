@@ -106,12 +106,22 @@ double PplMetric::score(std::span<const Stat> stats) const {
   return std::exp(-(s.logprob_sum / static_cast<double>(s.scored_tokens)));
 }
 
+std::optional<std::string> why_unversioned_scorer_differs(const NgramModel& model, const std::string& path) {
+  if (model.first_duplicate_line() == 0) return std::nullopt;
+  return fmt::format(
+      "{} repeats an entry (first at line {}): evalcli before scorer {} kept the last of duplicate entries, this "
+      "one keeps the first as KenLM does, so a signature without scorer: may name other numbers (with scorer:{} "
+      "added, it names this evalcli's)",
+      path, model.first_duplicate_line(), kArpaScorer, kArpaScorer);
+}
+
 std::string PplMetric::signature() const { return print_signature(ppl_definition(), *this); }
 
 std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature) {
   // The fields are what `evalcli ppl` wrote; the model itself is not needed to
   // combine statistics, and its md5 stays in the signature.
   PplRun run;
+  run.scorer.clear();  // as given: statistics of either scorer version combine alike
   std::optional<std::string> mode;
   for (const auto& [key, value] : parse_signature(signature)) {
     if (key == "nrefs" || key == "version") continue;  // the front end's
@@ -133,6 +143,8 @@ std::unique_ptr<StatsModel> ppl_from_signature(const std::string& signature) {
       run.lowercase = value == "lc";
     } else if (key == "base") {
       run.log_base = value;
+    } else if (key == "scorer") {
+      run.scorer = value;
     } else if (key != "count") {
       throw usage_error(fmt::format("signature field '{}:{}' is not a PPL field evalcli knows", key, value));
     }
@@ -153,6 +165,13 @@ void apply_tok(const std::string& value, OptionValues& values) {
 
 // Fields that name the run's model or count rule: checked against the run's own.
 void checked_against_the_run(const std::string&, OptionValues&) {}
+
+void apply_scorer(const std::string& value, OptionValues&) {
+  if (value != kArpaScorer) {
+    throw usage_error(fmt::format("signature names PPL scorer '{}', which this evalcli cannot reproduce (it has {})",
+                                  value, kArpaScorer));
+  }
+}
 
 // A field of one mode's runs only.
 template <class Get>
@@ -255,9 +274,14 @@ MetricDefinition make_ppl_definition() {
   d.signature_keys.push_back({"lm-md5", "", checked_against_the_run, arpa_field(&PplRun::lm_md5)});
   d.signature_keys.push_back({"order", "", checked_against_the_run,
                               in_mode(PplRun::Mode::arpa, [](const PplRun& run) { return std::to_string(run.order); })});
+  d.signature_keys.push_back({"scorer", "", apply_scorer,
+                              in_mode(PplRun::Mode::arpa, [](const PplRun& run) -> std::optional<std::string> {
+                                if (run.scorer.empty()) return std::nullopt;
+                                return run.scorer;
+                              })});
   d.signature_keys.push_back({"count", "", checked_against_the_run,
                               in_mode(PplRun::Mode::logprobs, [](const PplRun&) { return std::string("text"); })});
-  d.signature_layout = {"mode", "lm", "lm-md5", "order", "ctx", "tok", "norm", "case", "base", "count"};
+  d.signature_layout = {"mode", "lm", "lm-md5", "order", "scorer", "ctx", "tok", "norm", "case", "base", "count"};
   d.build = build_ppl;
   d.statistics_model = ppl_from_signature;
   return d;
