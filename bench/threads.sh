@@ -53,4 +53,15 @@ run_case ter ter
 run_case meteor meteor
 run_case rouge rouge
 run_case "bleu --confidence" bleu --confidence
+# ppl: the pruned 5-gram model over its 50,000-line speed text repeated 4 times (scoring, not the load, is threaded).
+lm=../shared/corpora/lm
+for _ in 1 2 3 4; do zcat "$lm/speed/speed.en.tok.gz"; done > "$work/ppl.txt"
+run_ppl() {  # like run_case, for ppl's --lm/-i
+  read -r w1 c1 r1 < <(measure "$work/out1" "$evalcli" ppl --lm "$lm/arpa/en.o5.prune.arpa.gz" -i "$work/ppl.txt" -q -j 1)
+  read -r wn cn rn < <(measure "$work/outn" "$evalcli" ppl --lm "$lm/arpa/en.o5.prune.arpa.gz" -i "$work/ppl.txt" -q -j "$threads")
+  cmp -s "$work/out1" "$work/outn" || { echo "ppl: OUTPUT DIFFERS between -j 1 and -j $threads" >&2; exit 1; }
+  printf '%-22s %8s %8s %8s   %8s %8s %8s   %.2fx\n' ppl "$w1" "$c1" "$r1" "$wn" "$cn" "$rn" \
+    "$(awk -v a="$w1" -v b="$wn" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+}
+run_ppl
 echo "outputs of -j 1 and -j $threads: byte-identical for every case"

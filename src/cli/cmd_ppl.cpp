@@ -253,6 +253,7 @@ ppl::ArpaCorpusOptions arpa_scoring(const PplOptions& o, const ArpaSetup& setup)
   scoring.mode = o.null_context ? ppl::ContextMode::null : ppl::ContextMode::sentence;
   scoring.pipeline = setup.pipeline.get();
   scoring.kenlm_final_line = o.kenlm_final_line;
+  scoring.threads = static_cast<unsigned>(o.output.threads);
   return scoring;
 }
 

@@ -5,6 +5,7 @@
 // scoring batch holds (512 with threads, 64 without), with 1, 2 and 7 threads.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 #include <stdexcept>
@@ -104,5 +105,77 @@ TEST_CASE("threads: a bad segment's error is the one a single thread meets first
     const auto result = run_cli({"bleu", "-r", ref.path(), "-i", bad.path(), "-j", threads});
     CHECK(result.exit_code == 3);
     CHECK_THAT(result.err, Catch::Contains(bad.path() + ":2500:"));
+  }
+}
+
+namespace {
+
+// An ARPA bigram model over random_lines()' words (with "zz" left out: an OOV), `seed` picking its numbers.
+std::string small_arpa(unsigned seed) {
+  const std::vector<std::string> words = {"<s>", "</s>", "<unk>", "the", "cat", "sat", "on", "a", "mat",
+                                          "dog", "ran", "to", "park", "and", "it", "was", "very", "happy", "."};
+  const std::vector<std::string> bigrams = {"<s> the", "the cat", "cat sat", "sat on", "on a", "a mat",
+                                            "mat .", ". </s>", "the dog", "dog ran", "ran to", "it was"};
+  std::mt19937 rng(seed);
+  const auto log_prob = [&] { return fmt::format("-{}.{}", rng() % 3, rng() % 1000); };
+  std::string arpa = fmt::format("\\data\\\nngram 1={}\nngram 2={}\n\n\\1-grams:\n", words.size(), bigrams.size());
+  for (const auto& word : words) arpa += fmt::format("{}\t{}\t{}\n", log_prob(), word, log_prob());
+  arpa += "\n\\2-grams:\n";
+  for (const auto& bigram : bigrams) arpa += fmt::format("{}\t{}\n", log_prob(), bigram);
+  return arpa + "\n\\end\\\n";
+}
+
+}  // namespace
+
+TEST_CASE("threads: ppl prints the same bytes with -j 1, 2 and 7", "[threads][ppl]") {
+  TempFile model(small_arpa(1), ".arpa");
+  TempFile other(small_arpa(2), ".arpa");
+  // Several batches of 1,024 lines, the last one partial, and no final newline.
+  std::string lines = random_lines(2500, 6) + "the zz cat";
+  TempFile text(lines);
+  const std::vector<std::vector<std::string>> variants = {
+      {"--lm", model.path()},
+      {"--lm", model.path(), "-f", "json", "--per-doc"},
+      {"--lm", model.path(), "--kenlm-output"},
+      {"--lm", model.path(), "--kenlm-output", "--kenlm-final-line", "-n"},
+      {"--lm", model.path(), "--tokenize", "13a", "--stats", "--confidence", "--confidence-n", "100"},
+      {"--lm", model.path(), other.path(), "--paired-bs", "--paired-bs-n", "100", "-f", "json"},
+      {"--lm", model.path(), "--shard", "2/3", "--stats-out", "-"},
+  };
+  for (const auto& variant : variants) {
+    std::string first_output;
+    for (const std::string threads : {"1", "2", "7"}) {
+      std::vector<std::string> args = {"ppl", "-i", text.path(), "-q", "-j", threads};
+      args.insert(args.end(), variant.begin(), variant.end());
+      INFO(fmt::format("{}", fmt::join(args, " ")));
+      const auto result = run_cli(args);
+      INFO(result.err);
+      REQUIRE(result.exit_code == 0);
+      if (threads == "1") {
+        first_output = result.out;
+        CHECK(!first_output.empty());
+      } else {
+        CHECK(result.out == first_output);
+      }
+    }
+  }
+}
+
+TEST_CASE("threads: ppl stops at the first bad line, the lines before it printed", "[threads][ppl]") {
+  TempFile model(small_arpa(1), ".arpa");
+  // Invalid UTF-8 on line 1,500 (the second batch) and 2,000: every thread count prints lines 1..1,499, names 1,500.
+  std::string hyp = random_lines(2100, 7);
+  for (const int bad_line : {2000, 1500}) {
+    std::size_t offset = 0;
+    for (int line = 1; line < bad_line; ++line) offset = hyp.find('\n', offset) + 1;
+    hyp.insert(offset, "\xff");
+  }
+  TempFile bad(hyp);
+  for (const std::string threads : {"1", "2", "7"}) {
+    const auto result = run_cli({"ppl", "--lm", model.path(), "-i", bad.path(), "--tokenize", "13a", "--kenlm-output",
+                                 "-v", "sentence", "-j", threads});
+    CHECK(result.exit_code == 3);
+    CHECK_THAT(result.err, Catch::Contains(bad.path() + ":1500:"));
+    CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1499);
   }
 }

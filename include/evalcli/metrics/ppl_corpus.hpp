@@ -59,6 +59,7 @@ struct ArpaCorpusOptions {
   bool keep_rows = false;   // per-line statistics rows in the result
   bool want_words = false;  // per-token scores for the observer
   SegmentRange range;       // the lines scored (default: all)
+  unsigned threads = 1;     // that score lines (0 = every core); the result is the same for any number
   // Sees every input line as read, before any tokenizer (the text checks).
   std::function<void(std::string_view line)> on_line;
   // Called after each line is scored with the lines done so far (a progress display).

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <exception>
+
+#include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl_metric.hpp"
 #include "evalcli/text/utf8.hpp"
@@ -54,45 +58,124 @@ std::size_t count_documents(TextInput& input) {
   return documents;
 }
 
+namespace {
+
+// Lines are read a batch at a time, scored by the worker pool in chunks, then
+// added to the sums in line order: the result does not depend on the threads,
+// and memory is bounded by the batch.
+constexpr std::size_t kBatchLines = 1024;
+constexpr std::size_t kLinesPerTask = 32;
+
+// One line of a batch: a copy of its bytes (the reader's view lasts one line),
+// and what scoring it made. Slots are reused, so their buffers keep capacity.
+struct BatchLine {
+  std::string text;       // as read
+  std::string processed;  // after the pipeline, if any
+  std::size_t line_number = 0;
+  bool terminated = true;
+  std::vector<std::string_view> tokens;
+  std::vector<ScoredWord> words;  // with want_words
+  LineScore score;
+  bool kenlm_unterminated = false;
+  // A scoring error (a tokenizer's UTF-8 check), raised when the lines before it are added.
+  std::exception_ptr failure;
+};
+
+void score_batch_line(const NgramModel& model, const ArpaCorpusOptions& options, const std::string& input_name,
+                      BatchLine& line) {
+  line.failure = nullptr;
+  std::string_view text = line.text;
+  if (options.pipeline != nullptr) {
+    const std::u32string decoded = utf8::decode_or_throw(line.text, fmt::format("{}:{}", input_name, line.line_number));
+    line.processed = utf8::encode(options.pipeline->process(decoded));
+    text = line.processed;
+  }
+  split_kenlm_tokens(text, line.tokens);
+  line.words.clear();
+  line.kenlm_unterminated = !line.terminated && options.kenlm_final_line;
+  line.score = score_line(model, line.tokens, options.mode, options.want_words ? &line.words : nullptr,
+                          !line.kenlm_unterminated);
+  PplStats& stats = line.score.stats;
+  stats.bytes = line.text.size() + (line.terminated ? 1 : 0);
+  stats.chars = count_code_points(line.text) + (line.terminated ? 1 : 0);
+  if (line.kenlm_unterminated) {  // no total, no OOV count, no line
+    stats.log10_total = 0;
+    stats.oovs = 0;
+    stats.lines = 0;
+  }
+}
+
+// Reads up to batch.size() lines of the range into `batch`; returns how many.
+// Sets `done` at the input's or the range's end, or at a reading error, which
+// is kept in `read_error` so that the lines before it are scored first.
+std::size_t read_line_batch(TextInput& input, const ArpaCorpusOptions& options, std::size_t& index,
+                            std::vector<BatchLine>& batch, bool& done, std::exception_ptr& read_error) {
+  std::size_t filled = 0;
+  std::string_view line;
+  bool terminated = true;
+  while (filled < batch.size()) {
+    try {
+      if (!input.next(line, terminated)) {
+        done = true;
+        break;
+      }
+    } catch (...) {
+      read_error = std::current_exception();
+      done = true;
+      break;
+    }
+    const InRange where = locate(index++, options.range);
+    if (where == InRange::before) continue;
+    if (where == InRange::after) {
+      done = true;
+      break;
+    }
+    if (options.on_line) options.on_line(line);
+    BatchLine& slot = batch[filled++];
+    slot.text.assign(line);
+    slot.line_number = input.line_number();
+    slot.terminated = terminated;
+  }
+  return filled;
+}
+
+}  // namespace
+
 ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const ArpaCorpusOptions& options,
                            const std::function<void(const ArpaLine&)>& observe) {
   ArpaCorpus corpus;
   corpus.system.totals.assign(8, 0.0);
-  std::string_view line;
-  std::string processed;
-  std::vector<std::string_view> tokens;
-  std::vector<ScoredWord> words;
-  bool terminated = true;
-  for (std::size_t index = 0; input.next(line, terminated); ++index) {
-    const InRange where = locate(index, options.range);
-    if (where == InRange::before) continue;
-    if (where == InRange::after) break;
-    if (options.on_line) options.on_line(line);
-    std::string_view text = line;
-    if (options.pipeline != nullptr) {
-      const std::u32string decoded = utf8::decode_or_throw(line, fmt::format("{}:{}", input.name(), input.line_number()));
-      processed = utf8::encode(options.pipeline->process(decoded));
-      text = processed;
+  WorkerPool pool(options.threads);
+  std::vector<BatchLine> batch(pool.size() > 1 ? kBatchLines : kLinesPerTask);
+  std::size_t index = 0;
+  bool done = false;
+  std::exception_ptr read_error;
+  while (!done) {
+    const std::size_t filled = read_line_batch(input, options, index, batch, done, read_error);
+    const std::size_t tasks = (filled + kLinesPerTask - 1) / kLinesPerTask;
+    pool.for_each(tasks, [&](std::size_t task) {
+      const std::size_t end = std::min(filled, (task + 1) * kLinesPerTask);
+      for (std::size_t i = task * kLinesPerTask; i < end; ++i) {
+        try {
+          score_batch_line(model, options, input.name(), batch[i]);
+        } catch (...) {
+          batch[i].failure = std::current_exception();
+        }
+      }
+    });
+    for (std::size_t i = 0; i < filled; ++i) {
+      const BatchLine& line = batch[i];
+      if (line.failure) std::rethrow_exception(line.failure);
+      corpus.totals += line.score.stats;
+      StatRow row = to_row(line.score.stats);
+      add_stats(corpus.system.totals, row);  // in line order, as `totals` sums them
+      ++corpus.system.segments;
+      if (options.keep_rows) corpus.system.rows.push_back(std::move(row));
+      if (observe) observe(ArpaLine{line.line_number, line.score, line.words, line.kenlm_unterminated});
+      if (options.on_scored) options.on_scored(line.line_number);
     }
-    split_kenlm_tokens(text, tokens);
-    words.clear();
-    const bool kenlm_unterminated = !terminated && options.kenlm_final_line;
-    LineScore scored = score_line(model, tokens, options.mode, options.want_words ? &words : nullptr, !kenlm_unterminated);
-    scored.stats.bytes = line.size() + (terminated ? 1 : 0);
-    scored.stats.chars = count_code_points(line) + (terminated ? 1 : 0);
-    if (kenlm_unterminated) {  // no total, no OOV count, no line
-      scored.stats.log10_total = 0;
-      scored.stats.oovs = 0;
-      scored.stats.lines = 0;
-    }
-    corpus.totals += scored.stats;
-    StatRow row = to_row(scored.stats);
-    add_stats(corpus.system.totals, row);  // in line order, as `totals` sums them
-    ++corpus.system.segments;
-    if (options.keep_rows) corpus.system.rows.push_back(std::move(row));
-    if (observe) observe(ArpaLine{input.line_number(), scored, words, kenlm_unterminated});
-    if (options.on_scored) options.on_scored(input.line_number());
   }
+  if (read_error) std::rethrow_exception(read_error);
   corpus.system.system = input.name();
   return corpus;
 }
