@@ -138,7 +138,8 @@ def dump_tokens_idf_hidden(folder):
         out[f"s{k}.hidden_states"] = torch.stack(hs, 0)[:, 0].numpy()   # (layers+1, T, H)
     safetensors_np.save(out, os.path.join(g, "hidden_states.en3.safetensors"), metadata={"sentences": json.dumps(sents, ensure_ascii=False)})
 
-if os.path.exists(OUT): shutil.rmtree(OUT)
+for sub in ("data", "golden", "models"):   # README.md is kept
+    if os.path.exists(os.path.join(OUT, sub)): shutil.rmtree(os.path.join(OUT, sub))
 os.makedirs(os.path.join(OUT, "data")); os.makedirs(os.path.join(OUT, "golden", MODEL))
 for name in ("en.cand", "en.ref"):
     shutil.copyfile(os.path.join(SHARED, "data", name), os.path.join(OUT, "data", name))
@@ -166,6 +167,6 @@ with open("md5sums.txt", "w") as f:
     for root, _, files in sorted(os.walk(".")):
         for name in sorted(files):
             p = os.path.relpath(os.path.join(root, name))
-            if p != "md5sums.txt":
+            if p not in ("md5sums.txt", "README.md"):
                 f.write("%s  %s\n" % (hashlib.md5(open(p, "rb").read()).hexdigest(), p))
 print("done:", OUT, "torch", torch.__version__, "bert_score", bert_score.__version__, "transformers", __import__("transformers").__version__)
