@@ -77,8 +77,8 @@ ModelConfig read_model_config(const std::string& path) {
     c.max_position_embeddings = size("max_position_embeddings");
     c.type_vocab_size = distilbert ? 0 : json.value("type_vocab_size", 2);
     c.vocab_size = size("vocab_size");
-    c.pad_token_id = json.value("pad_token_id", c.architecture == Architecture::roberta ||
-                                                        c.architecture == Architecture::xlm_roberta ? 1 : 0);
+    const bool roberta = c.architecture == Architecture::roberta || c.architecture == Architecture::xlm_roberta;
+    c.pad_token_id = json.value("pad_token_id", roberta ? 1 : 0);
     // transformers' DistilBERT builds its LayerNorms with eps=1e-12 whatever config.json says.
     c.layer_norm_eps = distilbert ? 1e-12 : json.value("layer_norm_eps", 1e-12);
     c.activation = activation_of(json.value(keys.activation, std::string("gelu")), keys.activation, path);
