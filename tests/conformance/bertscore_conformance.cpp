@@ -1,8 +1,13 @@
 // Replays every BERTScore golden of ../shared/bertscore/golden/<model>/ for the
-// five models: per-pair P/R/F of `evalcli bertscore -sl -f json`
+// five models there and of tests/data/bertscore_distilbert/golden/tiny-distilbert/
+// (the same layout): per-pair P/R/F of `evalcli bertscore -sl -f json`
 // within 1e-5 of bert_score's float64 columns (5e-5 for rescaled files). The
 // header line of each file gives bert_score.score's arguments.
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -86,32 +91,81 @@ double largest_gap(const fs::path& reference, const std::string& model, const st
 // with bert_score's rescale_baseline/en/roberta-base.tsv is not replayed.
 static bool replayed(const std::string& name) { return name != "baseline.tsv" && name.find("roberta-base-file") == std::string::npos; }
 
+namespace {
+
+// The goldens of `model` (in reference/golden/<model>/) that are replayed, in name order.
+std::vector<fs::path> golden_files(const fs::path& reference, const std::string& model) {
+  std::vector<fs::path> goldens;
+  for (const auto& entry : fs::directory_iterator(reference / "golden" / model)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".tsv" && replayed(name)) goldens.push_back(entry.path());
+  }
+  std::sort(goldens.begin(), goldens.end());
+  return goldens;
+}
+
+// Replays every golden of `model`; returns how many files.
+std::size_t replay_goldens(const fs::path& reference, const std::string& model) {
+  std::size_t files = 0;
+  for (const fs::path& path : golden_files(reference, model)) {
+    const std::string name = path.filename().string();  // <set>.L<layer>.<idf|noidf>[.variant].tsv
+    const std::string set = name.substr(0, name.find('.'));
+    const int top = std::stoi(name.substr(name.find(".L") + 2));
+    const bool all_layers = name.find("all_layers") != std::string::npos;
+    const double tolerance = name.find("rescaled") != std::string::npos ? 5e-5 : 1e-5;
+    for (int layer = all_layers ? 0 : top; layer <= top; ++layer) {
+      INFO(model << "/" << name << " layer " << layer);
+      CHECK(largest_gap(reference, model, set, read_golden(path, layer), layer) < tolerance);
+    }
+    ++files;
+  }
+  return files;
+}
+
+}  // namespace
+
 TEST_CASE("every BERTScore golden of the BERT, RoBERTa and XLM-R models is reproduced", "[bertscore][conformance]") {
   const auto reference = evalcli::test::bertscore_reference();
   if (!reference) return;
   std::size_t files = 0;
   for (const std::string model : {"tiny-bert-uncased", "tiny-bert-uncased-hubkeys", "tiny-bert-cased-zh", "tiny-roberta",
                                  "tiny-xlmr"}) {
-    std::vector<fs::path> goldens;
-    for (const auto& entry : fs::directory_iterator(*reference / "golden" / model)) {
-      const std::string name = entry.path().filename().string();
-      if (entry.path().extension() == ".tsv" && replayed(name)) goldens.push_back(entry.path());
-    }
-    std::sort(goldens.begin(), goldens.end());
-    for (const fs::path& path : goldens) {
-      const std::string name = path.filename().string();  // <set>.L<layer>.<idf|noidf>[.variant].tsv
-      const std::string set = name.substr(0, name.find('.'));
-      const int top = std::stoi(name.substr(name.find(".L") + 2));
-      const bool all_layers = name.find("all_layers") != std::string::npos;
-      const double tolerance = name.find("rescaled") != std::string::npos ? 5e-5 : 1e-5;
-      for (int layer = all_layers ? 0 : top; layer <= top; ++layer) {
-        INFO(model << "/" << name << " layer " << layer);
-        CHECK(largest_gap(*reference, model, set, read_golden(path, layer), layer) < tolerance);
-      }
-      ++files;
-    }
+    files += replay_goldens(*reference, model);
   }
   CHECK(files == 25);
+}
+
+// Layers 0..6 with and without idf, batch 1, all_layers, and the run under bert_score's model name.
+TEST_CASE("every BERTScore golden of the DistilBERT model is reproduced", "[bertscore][conformance]") {
+  CHECK(replay_goldens(evalcli::test::distilbert_reference(), "tiny-distilbert") == 18);
+}
+
+TEST_CASE("a distilbert-base-uncased folder gets bert_score's layer 5 and its hash", "[bertscore][conformance]") {
+  const fs::path reference = evalcli::test::distilbert_reference();
+  const fs::path golden = reference / "golden/tiny-distilbert/en.L5.noidf.default-layer.tsv";
+  std::ifstream in(golden);
+  std::string call, hash;
+  std::getline(in, call);
+  std::getline(in, hash);
+  REQUIRE(hash == "# hash: distilbert-base-uncased_L5_no-idf_version=0.3.12(hug_trans=4.29.2)");
+  const fs::path root = fs::temp_directory_path() / ("evalcli-distilbert-" + std::to_string(::getpid()));
+  fs::create_directories(root);
+  fs::copy(reference / "models/tiny-distilbert", root / "distilbert-base-uncased", fs::copy_options::recursive);
+  const auto result = evalcli::test::run_cli({"bertscore", "--model", (root / "distilbert-base-uncased").string(), "-i",
+                                              (reference / "data/en.cand").string(), "-r",
+                                              (reference / "data/en.ref").string(), "-sl", "-f", "json", "-q"});
+  fs::remove_all(root);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["bert_score_hash"] == hash.substr(std::string("# hash: ").size()));
+  const Golden expected = read_golden(golden, 5);
+  REQUIRE(report["sentences"].size() == expected.rows.size());
+  double gap = 0;
+  for (std::size_t i = 0; i < expected.rows.size(); ++i) {
+    for (int c = 0; c < 3; ++c) gap = std::max(gap, std::abs(report["sentences"][i]["stats"][c].get<double>() - expected.rows[i][c]));
+  }
+  CHECK(gap < 1e-5);
 }
 
 TEST_CASE("bert_score's batch-dependent padding is what the batch-size goldens test", "[bertscore][conformance]") {

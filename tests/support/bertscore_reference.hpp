@@ -24,6 +24,10 @@ inline std::optional<std::filesystem::path> bertscore_reference() {
   return folder;
 }
 
+// tests/data/bertscore_distilbert: the same layout (models/, golden/, data/) for a
+// tiny DistilBERT, made by tests/data/make_bertscore_distilbert.py with bert_score itself.
+inline std::filesystem::path distilbert_reference() { return source_dir() / "tests" / "data" / "bertscore_distilbert"; }
+
 // tokens.<set>.jsonl: one object per pair with cand/ref text and their token ids.
 inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
   std::ifstream in(path);

@@ -41,6 +41,10 @@ TEST_CASE("WordPiece ids equal bert_score's for every test sentence", "[bertscor
   CHECK(evalcli::test::token_id_mismatches(*reference, "tiny-bert-cased-zh", "zh") == 0);
 }
 
+TEST_CASE("DistilBERT's WordPiece ids equal bert_score's for every test sentence", "[bertscore][wordpiece]") {
+  CHECK(evalcli::test::token_id_mismatches(evalcli::test::distilbert_reference(), "tiny-distilbert", "en") == 0);
+}
+
 TEST_CASE("BERT's basic tokenizer edge cases", "[bertscore][wordpiece]") {
   const SmallVocab vocab;
   const WordpieceTokenizer t = vocab.make();

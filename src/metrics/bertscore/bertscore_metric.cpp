@@ -27,14 +27,16 @@ std::string folder_name(const std::string& path) {
 }
 
 // bert_score's model2layers entries for the architectures evalcli runs
-// (BERT with WordPiece, RoBERTa, XLM-R).
+// (BERT with WordPiece, RoBERTa, XLM-R, DistilBERT).
 constexpr std::pair<std::string_view, int> kDefaultLayers[] = {
     {"bert-base-uncased", 9},       {"bert-large-uncased", 18},       {"bert-base-cased-finetuned-mrpc", 9},
     {"bert-base-multilingual-cased", 9}, {"bert-base-chinese", 8},    {"roberta-base", 10},
     {"roberta-large", 17},          {"roberta-large-mnli", 19},       {"roberta-base-openai-detector", 7},
     {"roberta-large-openai-detector", 15}, {"xlm-roberta-base", 9},   {"xlm-roberta-large", 17},
     {"allenai/scibert_scivocab_uncased", 8}, {"allenai/scibert_scivocab_cased", 9},
-    {"nfliu/scibert_basevocab_uncased", 9},
+    {"nfliu/scibert_basevocab_uncased", 9}, {"distilroberta-base", 5},  {"distilbert-base-uncased", 5},
+    {"distilbert-base-uncased-distilled-squad", 4}, {"distilbert-base-multilingual-cased", 5},
+    {"dbmdz/distilbert-base-turkish-cased", 4},
 };
 
 // "allenai/scibert_scivocab_uncased" -> "scibert_scivocab_uncased": a folder
@@ -289,7 +291,7 @@ std::unique_ptr<StatsModel> build_bertscore(const OptionValues& values, const Bu
 MetricDefinition make_bertscore_definition() {
   MetricDefinition d;
   d.command = "bertscore";
-  d.summary = "BERTScore (bert_score 0.3.13) from a local BERT/RoBERTa/XLM-R model folder";
+  d.summary = "BERTScore (bert_score 0.3.13) from a local BERT/RoBERTa/XLM-R/DistilBERT model folder";
   d.names = {"BERTScore"};
   d.default_width = 4;
   d.score_scale = 1;

@@ -11,76 +11,103 @@
 
 namespace evalcli::bertscore {
 
+const TensorNames& tensor_names(Architecture architecture) {
+  static const TensorNames bert = {
+      "bert.", "embeddings.word_embeddings", "embeddings.position_embeddings", "embeddings.token_type_embeddings",
+      "embeddings.LayerNorm", "encoder.layer.{}.attention.self.query", "encoder.layer.{}.attention.self.key",
+      "encoder.layer.{}.attention.self.value", "encoder.layer.{}.attention.output.dense",
+      "encoder.layer.{}.attention.output.LayerNorm", "encoder.layer.{}.intermediate.dense",
+      "encoder.layer.{}.output.dense", "encoder.layer.{}.output.LayerNorm"};
+  static const TensorNames roberta = [] {
+    TensorNames names = bert;
+    names.hub_prefix = "roberta.";  // XLMRobertaModel's base_model_prefix too
+    return names;
+  }();
+  // modeling_distilbert.py: Embeddings, TransformerBlock (attention.{q,k,v,out}_lin, sa_layer_norm, ffn.lin1/lin2,
+  // output_layer_norm); no token types.
+  static const TensorNames distilbert = {
+      "distilbert.", "embeddings.word_embeddings", "embeddings.position_embeddings", "", "embeddings.LayerNorm",
+      "transformer.layer.{}.attention.q_lin", "transformer.layer.{}.attention.k_lin",
+      "transformer.layer.{}.attention.v_lin", "transformer.layer.{}.attention.out_lin",
+      "transformer.layer.{}.sa_layer_norm", "transformer.layer.{}.ffn.lin1", "transformer.layer.{}.ffn.lin2",
+      "transformer.layer.{}.output_layer_norm"};
+  switch (architecture) {
+    case Architecture::bert:
+      return bert;
+    case Architecture::roberta:
+    case Architecture::xlm_roberta:
+      return roberta;
+    case Architecture::distilbert:
+      return distilbert;
+  }
+  return bert;
+}
+
 // Finds a tensor under the names transformers accepts for it.
 class Encoder::Loader {
  public:
-  Loader(const SafetensorsFile& weights, const ModelConfig& config) : weights_(weights) {
-    prefix_ = config.architecture == Architecture::bert ? "bert." : "roberta.";
-  }
+  Loader(const SafetensorsFile& weights, const ModelConfig& config)
+      : weights_(weights), prefix_(tensor_names(config.architecture).hub_prefix) {}
 
-  std::vector<float> tensor(const std::string& name, std::size_t expected_size) const {
-    for (const std::string& candidate : spellings(name)) {
-      if (weights_.find(candidate) == nullptr) continue;
-      std::vector<float> values = weights_.to_float32(candidate);
-      if (values.size() != expected_size) {
-        throw Error(ExitCode::missing_resource, fmt::format("{}: tensor {} has {} values, config.json implies {}",
-                                                            weights_.path(), candidate, values.size(), expected_size));
+  // The first of `names` (each also with the hub's prefix) in the file.
+  std::vector<float> tensor(const std::vector<std::string>& names, std::size_t expected_size) const {
+    for (const std::string& plain : names) {
+      for (const std::string& candidate : {plain, prefix_ + plain}) {
+        if (weights_.find(candidate) == nullptr) continue;
+        std::vector<float> values = weights_.to_float32(candidate);
+        if (values.size() != expected_size) {
+          throw Error(ExitCode::missing_resource, fmt::format("{}: tensor {} has {} values, config.json implies {}",
+                                                              weights_.path(), candidate, values.size(), expected_size));
+        }
+        return values;
       }
-      return values;
     }
-    throw Error(ExitCode::missing_resource, fmt::format("{}: no tensor {} (nor {}{})", weights_.path(), name, prefix_, name));
+    throw Error(ExitCode::missing_resource,
+                fmt::format("{}: no tensor {} (nor {}{})", weights_.path(), names.front(), prefix_, names.front()));
+  }
+  std::vector<float> embedding(const std::string& name, std::size_t expected_size) const {
+    return tensor({name + ".weight"}, expected_size);
   }
   Linear linear(const std::string& name, int in, int out) const {
     Linear l;
     l.in = in;
     l.out = out;
-    l.weight = tensor(name + ".weight", static_cast<std::size_t>(in) * out);
-    l.bias = tensor(name + ".bias", out);
+    l.weight = tensor({name + ".weight"}, static_cast<std::size_t>(in) * out);
+    l.bias = tensor({name + ".bias"}, out);
     return l;
   }
+  // Older checkpoints call a norm's weight and bias "gamma" and "beta" (transformers renames them at load).
   Norm norm(const std::string& name, int width) const {
-    return {tensor(name + ".weight", width), tensor(name + ".bias", width)};
+    return {tensor({name + ".weight", name + ".gamma"}, width), tensor({name + ".bias", name + ".beta"}, width)};
   }
 
  private:
-  // "x.LayerNorm.weight" is also "bert.x.LayerNorm.gamma" in older checkpoints.
-  std::vector<std::string> spellings(const std::string& name) const {
-    std::vector<std::string> names = {name};
-    const auto old_name = [&](const std::string& from, const std::string& to) {
-      if (name.size() > from.size() && name.compare(name.size() - from.size(), from.size(), from) == 0) {
-        names.push_back(name.substr(0, name.size() - from.size()) + to);
-      }
-    };
-    old_name("LayerNorm.weight", "LayerNorm.gamma");
-    old_name("LayerNorm.bias", "LayerNorm.beta");
-    const std::size_t plain = names.size();
-    for (std::size_t i = 0; i < plain; ++i) names.push_back(prefix_ + names[i]);
-    return names;
-  }
-
   const SafetensorsFile& weights_;
   std::string prefix_;
 };
 
 Encoder::Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers) : config_(config) {
   const Loader load(weights, config);
+  const TensorNames& names = tensor_names(config.architecture);
   const int h = config.hidden_size;
   const std::size_t width = static_cast<std::size_t>(h);
-  word_embeddings_ = load.tensor("embeddings.word_embeddings.weight", width * config.vocab_size);
-  position_embeddings_ = load.tensor("embeddings.position_embeddings.weight", width * config.max_position_embeddings);
-  token_type_embeddings_ = load.tensor("embeddings.token_type_embeddings.weight", width * config.type_vocab_size);
-  embedding_norm_ = load.norm("embeddings.LayerNorm", h);
+  word_embeddings_ = load.embedding(names.word, width * config.vocab_size);
+  position_embeddings_ = load.embedding(names.position, width * config.max_position_embeddings);
+  // Without token types (DistilBERT) a zero row: adding it changes no value.
+  token_type_embeddings_ = names.token_type.empty() ? std::vector<float>(width, 0.0f)
+                                                    : load.embedding(names.token_type, width * config.type_vocab_size);
+  embedding_norm_ = load.norm(names.embedding_norm, h);
   for (int l = 0; l < num_layers; ++l) {
-    const std::string p = fmt::format("encoder.layer.{}.", l);
+    const auto at = [l](const std::string& pattern) { return fmt::format(fmt::runtime(pattern), l); };
     Block b;
-    b.query = load.linear(p + "attention.self.query", h, h);
-    b.key = load.linear(p + "attention.self.key", h, h);
-    b.value = load.linear(p + "attention.self.value", h, h);
-    b.attention_out = load.linear(p + "attention.output.dense", h, h);
-    b.attention_norm = load.norm(p + "attention.output.LayerNorm", h);
-    b.intermediate = load.linear(p + "intermediate.dense", h, config.intermediate_size);
-    b.output = load.linear(p + "output.dense", config.intermediate_size, h);
-    b.output_norm = load.norm(p + "output.LayerNorm", h);
+    b.query = load.linear(at(names.query), h, h);
+    b.key = load.linear(at(names.key), h, h);
+    b.value = load.linear(at(names.value), h, h);
+    b.attention_out = load.linear(at(names.attention_out), h, h);
+    b.attention_norm = load.norm(at(names.attention_norm), h);
+    b.intermediate = load.linear(at(names.intermediate), h, config.intermediate_size);
+    b.output = load.linear(at(names.output), config.intermediate_size, h);
+    b.output_norm = load.norm(at(names.output_norm), h);
     layers_.push_back(std::move(b));
   }
 }

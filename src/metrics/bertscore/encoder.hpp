@@ -1,8 +1,8 @@
 #pragma once
-// The encoder forward pass of BERT, RoBERTa and XLM-R (transformers'
-// BertModel/RobertaModel in eval mode): embeddings (word + position + token
-// type 0, LayerNorm), then post-LN blocks of multi-head self-attention and a
-// GELU feed-forward. Weights are float32 (float16/bfloat16 widened at load);
+// The encoder forward pass of BERT, RoBERTa, XLM-R and DistilBERT (transformers'
+// BertModel/RobertaModel/DistilBertModel in eval mode): embeddings (word +
+// position + token type 0, which DistilBERT has not; LayerNorm), then post-LN
+// blocks of multi-head self-attention and a GELU feed-forward. Weights are float32 (float16/bfloat16 widened at load);
 // every matrix product goes through BLAS (cblas_sgemm).
 #include <string>
 #include <vector>
@@ -12,6 +12,16 @@
 namespace evalcli::bertscore {
 
 class SafetensorsFile;
+
+// Where a checkpoint keeps the encoder's tensors (transformers' module names):
+// linear layers and norms without ".weight"/".bias", block tensors with "{}"
+// for the layer's number; names may also carry the hub's `hub_prefix`.
+struct TensorNames {
+  std::string hub_prefix;  // "bert.", "roberta.", "distilbert."
+  std::string word, position, token_type, embedding_norm;  // token_type "": none (DistilBERT)
+  std::string query, key, value, attention_out, attention_norm, intermediate, output, output_norm;
+};
+const TensorNames& tensor_names(Architecture architecture);
 
 // A sentence's hidden states: rows × hidden_size floats, row-major.
 struct HiddenStates {
@@ -24,8 +34,8 @@ struct HiddenStates {
 class Encoder {
  public:
   // Loads the embeddings and the first `num_layers` blocks from `weights`
-  // (names with or without the hub's "bert."/"roberta." prefix, LayerNorm
-  // "gamma"/"beta" or "weight"/"bias"). Throws Error(missing_resource) naming a missing tensor.
+  // (tensor_names(), with or without the hub's prefix, norms' "gamma"/"beta"
+  // or "weight"/"bias"). Throws Error(missing_resource) naming the file and a missing tensor.
   Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers);
 
   // The output of block `num_layers` (0: the embeddings) for each sentence's

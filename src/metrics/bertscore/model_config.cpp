@@ -21,15 +21,24 @@ Architecture architecture_of(const std::string& model_type, const std::string& p
   if (model_type == "bert") return Architecture::bert;
   if (model_type == "roberta") return Architecture::roberta;
   if (model_type == "xlm-roberta") return Architecture::xlm_roberta;
-  throw config_error(path, fmt::format("model_type \"{}\" is not supported (bert, roberta, xlm-roberta)", model_type));
+  if (model_type == "distilbert") return Architecture::distilbert;
+  throw config_error(path,
+                     fmt::format("model_type \"{}\" is not supported (bert, roberta, xlm-roberta, distilbert)", model_type));
 }
 
+// config.json's names of the sizes: DistilBertConfig keeps its own (dim, n_layers, ...).
+struct SizeKeys {
+  const char *hidden, *layers, *heads, *intermediate, *activation;
+};
+constexpr SizeKeys kBertKeys = {"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size", "hidden_act"};
+constexpr SizeKeys kDistilbertKeys = {"dim", "n_layers", "n_heads", "hidden_dim", "activation"};
+
 // transformers' ACT2FN names: "gelu" is the exact erf form.
-Activation activation_of(const std::string& name, const std::string& path) {
+Activation activation_of(const std::string& name, const char* key, const std::string& path) {
   if (name == "gelu") return Activation::gelu_erf;
   if (name == "gelu_new" || name == "gelu_pytorch_tanh") return Activation::gelu_tanh;
   if (name == "relu") return Activation::relu;
-  throw config_error(path, fmt::format("hidden_act \"{}\" is not supported (gelu, gelu_new, relu)", name));
+  throw config_error(path, fmt::format("{} \"{}\" is not supported (gelu, gelu_new, relu)", key, name));
 }
 
 }  // namespace
@@ -59,22 +68,27 @@ ModelConfig read_model_config(const std::string& path) {
   try {
     c.model_type = field("model_type").get<std::string>();
     c.architecture = architecture_of(c.model_type, path);
-    c.hidden_size = size("hidden_size");
-    c.num_hidden_layers = size("num_hidden_layers");
-    c.num_attention_heads = size("num_attention_heads");
-    c.intermediate_size = size("intermediate_size");
+    const bool distilbert = c.architecture == Architecture::distilbert;
+    const SizeKeys& keys = distilbert ? kDistilbertKeys : kBertKeys;
+    c.hidden_size = size(keys.hidden);
+    c.num_hidden_layers = size(keys.layers);
+    c.num_attention_heads = size(keys.heads);
+    c.intermediate_size = size(keys.intermediate);
     c.max_position_embeddings = size("max_position_embeddings");
-    c.type_vocab_size = json.value("type_vocab_size", 2);
+    c.type_vocab_size = distilbert ? 0 : json.value("type_vocab_size", 2);
     c.vocab_size = size("vocab_size");
-    c.pad_token_id = json.value("pad_token_id", c.architecture == Architecture::bert ? 0 : 1);
-    c.layer_norm_eps = json.value("layer_norm_eps", 1e-12);
-    c.activation = activation_of(json.value("hidden_act", std::string("gelu")), path);
+    const bool roberta = c.architecture == Architecture::roberta || c.architecture == Architecture::xlm_roberta;
+    c.pad_token_id = json.value("pad_token_id", roberta ? 1 : 0);
+    // transformers' DistilBERT builds its LayerNorms with eps=1e-12 whatever config.json says.
+    c.layer_norm_eps = distilbert ? 1e-12 : json.value("layer_norm_eps", 1e-12);
+    c.activation = activation_of(json.value(keys.activation, std::string("gelu")), keys.activation, path);
   } catch (const nlohmann::json::exception& e) {
     throw config_error(path, e.what());
   }
   if (c.hidden_size <= 0 || c.num_attention_heads <= 0 || c.hidden_size % c.num_attention_heads != 0 ||
       c.num_hidden_layers < 0 || c.intermediate_size <= 0 || c.max_position_embeddings <= 0 || c.vocab_size <= 0) {
-    throw config_error(path, "hidden_size, num_attention_heads, intermediate_size or max_position_embeddings out of range");
+    throw config_error(path, "hidden_size, num_attention_heads, intermediate_size (DistilBERT: dim, n_heads, hidden_dim) or "
+                             "max_position_embeddings out of range");
   }
   return c;
 }

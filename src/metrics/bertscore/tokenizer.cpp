@@ -157,7 +157,8 @@ std::unique_ptr<SentenceTokenizer> load_sentencepiece(const fs::path& folder, co
 std::unique_ptr<SentenceTokenizer> load_tokenizer(const std::string& folder, const std::string& model_type,
                                                   int max_positions) {
   const nlohmann::json config = tokenizer_settings(folder);
-  if (model_type == "bert") return load_wordpiece(folder, config, max_positions);
+  // DistilBertTokenizer is BertTokenizer's code under another name.
+  if (model_type == "bert" || model_type == "distilbert") return load_wordpiece(folder, config, max_positions);
   if (model_type == "roberta") return load_bpe(folder, config, max_positions);
   if (model_type == "xlm-roberta") return load_sentencepiece(folder, config, max_positions);
   throw Error(ExitCode::missing_resource, fmt::format("{}: no tokenizer for model_type {}", folder, model_type));
