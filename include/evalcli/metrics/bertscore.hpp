@@ -35,7 +35,7 @@ struct BertScoreOptions {
 
 // What the signature says of a run (everything that can change a number).
 struct BertScoreIdentity {
-  std::string model_type;      // "bert", "roberta", "xlm-roberta"
+  std::string model_type;      // "bert", "roberta", "xlm-roberta", "distilbert"
   std::string model_name;      // the folder's name, as bert_score's hash prints it
   std::string weights;         // "sha256.<16 hex>" of model.safetensors
   std::string tokenizer;       // "wordpiece-v1.sha256.<16 hex>" of the tokenizer's files
