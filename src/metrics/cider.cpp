@@ -208,18 +208,10 @@ class SentenceStore {
     return add_batch_words(counted);
   }
   // add_batch() once the batch's words are in word_ids_ (sentence s is
-  // [word_start_[s], word_start_[s + 1])). Each order's n-grams are first
-  // interned in a table of the batch (captions of one image repeat many
-  // n-grams); only the batch's distinct n-grams, in first-seen order, are
-  // looked up in the large table, so its ids and ranks are those that a
-  // look-up per occurrence hands out.
+  // [word_start_[s], word_start_[s + 1])).
   std::uint32_t add_batch_words(std::size_t counted) {
     const std::size_t n = word_start_.size() - 1;
-    batch_chain_.assign(word_ids_.size(), kNoPrefix);
-    batch_ngrams_.clear();
-    batch_global_.clear();
-    batch_words_.clear();
-    batch_new_.clear();
+    chain_.assign(word_ids_.size(), kNoPrefix);
     // A scratch region per (sentence, order), room for each of its positions.
     region_start_.resize(n * max_n_ + 1);
     std::size_t total = 0;
@@ -236,32 +228,19 @@ class SentenceStore {
     region_size_.assign(n * max_n_, 0);
     region_new_size_.assign(n * max_n_, 0);
     for (std::size_t k = 1; k <= max_n_; ++k) {
-      const std::size_t first_of_order = batch_global_.size();
       for (std::size_t s = 0; s < n; ++s) {
         const std::size_t w = word_start_[s];
-        for (std::size_t i = 0; i < positions(s, k); ++i) {
-          batch_chain_[w + i] = batch_ngram_id(batch_chain_[w + i], word_ids_[w + i + k - 1]);
-        }
-      }
-      for (std::size_t b = first_of_order; b < batch_global_.size(); ++b) {
-        table.prefetch(batch_global_[b], batch_words_[b]);
-      }
-      for (std::size_t b = first_of_order; b < batch_global_.size(); ++b) {
-        bool inserted = false;
-        batch_global_[b] = table.unranked_ngram_id(batch_global_[b], batch_words_[b], inserted);
-        batch_new_[b] = inserted;
-        if (counted > 0 && batch_global_[b] < df_.size()) __builtin_prefetch(&df_[batch_global_[b]]);
+        for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
       }
       for (std::size_t s = 0; s < n; ++s) {
         const std::size_t w = word_start_[s];
         const std::size_t region = s * max_n_ + k - 1;
         for (std::size_t i = 0; i < positions(s, k); ++i) {
-          const std::uint32_t b = batch_chain_[w + i];
-          const std::uint32_t id = batch_global_[b];
-          if (batch_new_[b]) {  // new to the table: ranked where it first occurs
-            batch_new_[b] = false;
-            region_new_[region_start_[region] + region_new_size_[region]++] = id;
-          }
+          bool inserted = false;
+          const std::uint32_t id = table.unranked_ngram_id(chain_[w + i], word_ids_[w + i + k - 1], inserted);
+          chain_[w + i] = id;
+          if (inserted) region_new_[region_start_[region] + region_new_size_[region]++] = id;
+          if (s < counted && id < df_.size()) __builtin_prefetch(&df_[id]);
           count_ngram(id, region);
         }
       }
@@ -411,21 +390,6 @@ class SentenceStore {
     return words >= k ? words - k + 1 : 0;
   }
 
-  // The batch's id of the n-gram (batch id `prefix`, kNoPrefix for none) +
-  // `word`; a new one is queued for the large table with its prefix's id there.
-  std::uint32_t batch_ngram_id(std::uint32_t prefix, std::uint32_t word) {
-    const auto fresh_id = static_cast<std::uint32_t>(batch_global_.size());
-    const BatchSlot fresh{(std::uint64_t{prefix + 1u} << 32) | word, fresh_id, 0};
-    bool inserted = false;
-    const std::uint32_t id = batch_ngrams_.find_or_insert(fresh, inserted).id;
-    if (inserted) {
-      batch_global_.push_back(prefix == kNoPrefix ? kNoPrefix : batch_global_[prefix]);
-      batch_words_.push_back(word);
-      batch_new_.push_back(false);
-    }
-    return id;
-  }
-
   // Captions are short: a linear search among the region's n-grams beats any table.
   void count_ngram(std::uint32_t id, std::size_t region) {
     const std::size_t start = region_start_[region];
@@ -446,18 +410,7 @@ class SentenceStore {
   std::vector<std::uint32_t> offsets_;
   std::vector<Sentence> sentences_;
   // Scratch of add_batch().
-  std::vector<std::uint32_t> word_ids_;
-  // The batch's n-grams (add_batch_words()): by word position the batch id of
-  // the n-gram starting there; by batch id its prefix's id in `table` (then
-  // its own), its last word, and whether `table` met it first in this batch.
-  struct BatchSlot {
-    std::uint64_t key;  // (prefix's batch id + 1) << 32 | word; a word's prefix + 1 is 0
-    std::uint32_t id;
-    std::uint32_t stamp;  // the table's: slots of earlier batches are empty
-  };
-  detail::ProbingTable<BatchSlot> batch_ngrams_{50};
-  std::vector<std::uint32_t> batch_chain_, batch_global_, batch_words_;
-  std::vector<std::uint8_t> batch_new_;
+  std::vector<std::uint32_t> word_ids_, chain_;
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
   LargeVector<DfEntry> df_;
