@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -82,6 +84,18 @@ void tokenize_all(io::CaptionSet& set, const TextPipeline& pipeline) {
 class CaptionIds {
  public:
   CaptionIds(const io::CaptionSet& set, CiderCorpus& vocabulary) {
+    // Room for the most words the captions can have (a word and a space per
+    // two characters): the arrays never move, and pages never written cost nothing.
+    std::size_t captions = 0, most_words = 0;
+    for (const auto& item : set.items) {
+      captions += item.refs.size() + item.hyps.size();
+      for (const auto& ref : item.refs) most_words += (ref.size() + 1) / 2;
+      for (const auto& hyp : item.hyps) most_words += (hyp.size() + 1) / 2;
+    }
+    words_.reserve(most_words);
+    starts_.reserve(captions + 1);
+    single_spaced_.reserve(captions);
+    item_first_.reserve(set.items.size());
     starts_.push_back(0);
     for (const auto& item : set.items) {
       item_first_.push_back(starts_.size() - 1);
@@ -251,6 +265,54 @@ nlohmann::ordered_json image_id(const std::string& id) {
   }
 }
 
+// A double as nlohmann's dump() writes it (its Grisu2 digits; null unless finite).
+void append_json_number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  std::array<char, 64> buffer;
+  const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
+}
+
+// evalImgs of one system as report.dump(2) writes the array whose key sits at
+// `indent` spaces, without a JSON value per image (most of the report).
+std::string images_json(const std::vector<std::string>& ids, const std::vector<MetricScores>& table,
+                        std::size_t indent) {
+  if (ids.empty()) return "[]";
+  const std::string image_indent(indent + 2, ' '), field_indent(indent + 4, ' ');
+  std::string out = "[\n";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    out += image_indent + "{\n" + field_indent + "\"image_id\": " + ids[i];
+    for (const auto& metric : table) {
+      out += ",\n" + field_indent + "\"" + metric.name + "\": ";  // the names need no escaping
+      append_json_number(out, metric.images[i]);
+    }
+    out += "\n" + image_indent + (i + 1 < ids.size() ? "},\n" : "}\n");
+  }
+  out += std::string(indent, ' ') + "]";
+  return out;
+}
+
+// The report's text with each system's "evalImgs": "<placeholder s>" line
+// replaced by its array (the placeholders: see run_coco).
+std::string with_images(std::string dumped, const std::vector<std::string>& ids,
+                        const std::vector<std::vector<MetricScores>>& tables) {
+  for (std::size_t s = 0; s < tables.size(); ++s) {
+    // A line of its own: no string in the dump holds a raw newline.
+    const std::string value = fmt::format("\"\\u0001evalImgs {}\"", s);
+    const std::size_t at = dumped.find("\"evalImgs\": " + value);
+    const std::size_t line = at == std::string::npos ? 0 : dumped.rfind('\n', at) + 1;
+    if (line == 0 || dumped.find_first_not_of(' ', line) != at) {
+      throw Error(ExitCode::internal, "coco: the JSON report lost its evalImgs");
+    }
+    const std::size_t value_at = at + std::string("\"evalImgs\": ").size();
+    dumped.replace(value_at, value.size(), images_json(ids, tables[s], at - line));
+  }
+  return dumped;
+}
+
 void run_coco(const CocoOptions& o, Streams& io) {
   if (o.format != "text" && o.format != "json") throw usage_error(fmt::format("-f: unknown format '{}'", o.format));
   std::unique_ptr<Meteor15> meteor;
@@ -280,6 +342,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
   WorkerPool pool(static_cast<unsigned>(o.threads));
   const auto cider = cider_scores(set, ids, corpus, pool);
   nlohmann::ordered_json systems = nlohmann::ordered_json::array();
+  std::vector<std::vector<MetricScores>> tables;
   std::string text;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
     std::vector<MetricScores> table = bleu_scores(set, ids, s, pool);
@@ -293,20 +356,12 @@ void run_coco(const CocoOptions& o, Streams& io) {
       eval[metric.name] = metric.score;
       text += fmt::format("{}: {:.{}f}\n", metric.name, metric.score, o.width);
     }
+    tables.push_back(std::move(table));
     if (o.format != "json") continue;
-    nlohmann::ordered_json images = nlohmann::ordered_json::array();
-    images.get_ref<nlohmann::ordered_json::array_t&>().reserve(set.items.size());
-    for (std::size_t i = 0; i < set.items.size(); ++i) {
-      nlohmann::ordered_json image;
-      image["image_id"] = image_id(set.items[i].id);
-      for (const auto& metric : table) image[metric.name] = metric.images[i];
-      images.push_back(std::move(image));
-    }
-    // Moved in, not listed in braces: an initializer list would copy every image's object.
     nlohmann::ordered_json system = nlohmann::ordered_json::object();
     system["system"] = set.system_names[s];
     system["eval"] = std::move(eval);
-    system["evalImgs"] = std::move(images);
+    system["evalImgs"] = fmt::format("\u0001evalImgs {}", s);  // written by with_images()
     systems.push_back(std::move(system));
   }
   for (const auto& note : notes) text += "# " + note + "\n";
@@ -322,7 +377,10 @@ void run_coco(const CocoOptions& o, Streams& io) {
     } else {
       report["systems"] = std::move(systems);
     }
-    io.out << report.dump(2) << "\n";
+    std::vector<std::string> image_ids;  // as JSON text
+    image_ids.reserve(set.items.size());
+    for (const auto& item : set.items) image_ids.push_back(image_id(item.id).dump());
+    io.out << with_images(report.dump(2), image_ids, tables) << "\n";
   } else {
     io.out << text;
   }
