@@ -426,3 +426,29 @@ TEST_CASE("coco command: an empty hypothesis, which ROUGE_L's split(\" \") makes
     CHECK(report["evalImgs"][i]["Bleu_1"].get<double>() == bleu->scores(row)[0]);
   }
 }
+
+TEST_CASE("coco command: the same output with -j 1, 2 and 7 (one and three systems, text and JSON)") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  const auto dir = *parent / "shared/corpora/coco/tok";
+  std::vector<std::string> base = {"coco", "-tok", "none"};
+  for (int k = 1; k <= 5; ++k) base.insert(base.end(), {"-r", (dir / fmt::format("ref.{}.txt", k)).string()});
+  const std::vector<std::vector<std::string>> system_sets = {{"contrastive"}, {"contrastive", "topk", "zerocap"}};
+  for (const auto& systems : system_sets) {
+    for (const std::string format : {"text", "json"}) {
+      auto args = base;
+      for (const auto& system : systems) args.insert(args.end(), {"-i", (dir / ("hyp." + system + ".txt")).string()});
+      args.insert(args.end(), {"-f", format, "-j"});
+      std::string first;
+      for (const std::string threads : {"1", "2", "7"}) {
+        auto with_threads = args;
+        with_threads.push_back(threads);
+        const auto result = evalcli::test::run_cli(with_threads);
+        INFO(systems.size() << " systems, " << format << ", -j " << threads << ": " << result.err);
+        REQUIRE(result.exit_code == 0);
+        if (first.empty()) first = result.out;
+        CHECK(result.out == first);
+      }
+    }
+  }
+}
