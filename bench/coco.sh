@@ -7,11 +7,14 @@
 #
 # Usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT
 # Needs: a built ./build/evalcli (or EVALCLI=PATH), /usr/bin/time, Debian python3 + python3-numpy.
+# EVALCLI_ARGS="-j 1": more options for evalcli coco (e.g. the thread count; builds before
+# `coco -j` take none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=${1:?usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT}
 coco=../shared/corpora/coco
 evalcli=${EVALCLI:-./build/evalcli}  # EVALCLI=PATH: another build
+read -r -a extra_args <<< "${EVALCLI_ARGS:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -27,7 +30,7 @@ done
 for system in contrastive zerocap; do
   hyp=$coco/tok/hyp.$system.txt
   read -r ours_cpu ours_kb < <(bench_measure "$EVALCLI_RUNS" "$work/ours" \
-      "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json)
+      "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json "${extra_args[@]}")
   # numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
   # ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
   read -r ref_cpu ref_kb < <(NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \

@@ -5,13 +5,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
 #include "cli/cli.hpp"
 #include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/summation.hpp"
+#include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/coco.hpp"
@@ -37,6 +43,7 @@ struct CocoOptions {
   std::string meteor_resources, paraphrase_table;
   std::string format = "text";
   int width = 3;  // COCOEvalCap prints "%0.3f"
+  int threads = 0;  // -j: every available core
 };
 
 io::CaptionSet read_captions(const CocoOptions& o, Streams& io) {
@@ -58,30 +65,91 @@ io::CaptionSet read_captions(const CocoOptions& o, Streams& io) {
   return set;
 }
 
-// Whether `line` is already split() joined by single spaces (what `none`
-// makes of it): no whitespace but single U+0020 between words.
-bool is_squeezed(std::u32string_view line) {
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (!text::is_space(line[i])) continue;
-    if (line[i] != U' ' || i == 0 || i + 1 == line.size() || text::is_space(line[i + 1])) return false;
-  }
-  return true;
-}
-
-// Every caption through the pipeline, in place (what every scorer reads).
-// `none` without normalizers leaves a caption that is already squeezed as it
-// is (pre-tokenized input: no copy of every caption).
+// Every caption through the pipeline, in place (what every scorer reads); a
+// caption the pipeline would leave as it is (pre-tokenized input with `none`)
+// is not copied.
 void tokenize_all(io::CaptionSet& set, const TextPipeline& pipeline) {
-  const bool squeeze_only =
-      pipeline.tokenizer().name() == "none" && !pipeline.has_normalizers() && !pipeline.lowercase();
   auto process = [&](std::u32string& line) {
-    if (!(squeeze_only && is_squeezed(line))) line = pipeline.process(line);
+    if (!pipeline.leaves_unchanged(line)) line = pipeline.process(line);
   };
   for (auto& item : set.items) {
     for (auto& ref : item.refs) process(ref);
     for (auto& hyp : item.hyps) process(hyp);
   }
 }
+
+// Every caption's words (str.split()) as ids of CIDEr's vocabulary, interned
+// once and shared by Bleu, ROUGE_L and CIDEr. Captions are numbered item by
+// item, references first, then one hypothesis per system.
+class CaptionIds {
+ public:
+  CaptionIds(const io::CaptionSet& set, CiderCorpus& vocabulary) {
+    // Room for the most words the captions can have (a word and a space per
+    // two characters): the arrays never move, and pages never written cost nothing.
+    std::size_t captions = 0, most_words = 0;
+    for (const auto& item : set.items) {
+      captions += item.refs.size() + item.hyps.size();
+      for (const auto& ref : item.refs) most_words += (ref.size() + 1) / 2;
+      for (const auto& hyp : item.hyps) most_words += (hyp.size() + 1) / 2;
+    }
+    words_.reserve(most_words);
+    starts_.reserve(captions + 1);
+    single_spaced_.reserve(captions);
+    item_first_.reserve(set.items.size());
+    starts_.push_back(0);
+    for (const auto& item : set.items) {
+      item_first_.push_back(starts_.size() - 1);
+      for (const auto& ref : item.refs) add(ref, vocabulary);
+      for (const auto& hyp : item.hyps) add(hyp, vocabulary);
+    }
+  }
+  CaptionWords caption(std::size_t c) const {
+    return CaptionWords(words_).subspan(starts_[c], starts_[c + 1] - starts_[c]);
+  }
+  std::size_t first_caption(std::size_t item) const { return item_first_[item]; }
+  // Whether caption c's str.split(" ") tokens (ROUGE_L's) are its words:
+  // words separated by single U+0020, nothing before or after.
+  bool single_spaced(std::size_t c) const { return single_spaced_[c] != 0; }
+  std::size_t words() const { return words_.size(); }
+
+ private:
+  void add(std::u32string_view caption, CiderCorpus& vocabulary) {
+    std::size_t letters = 0;
+    bool spaces = true;  // every gap between words is a U+0020
+    text::for_each_split(caption, [&](std::u32string_view word) {
+      if (word.data() != caption.data()) spaces = spaces && word.data()[-1] == U' ';
+      letters += word.size();
+      words_.push_back(vocabulary.word_id(word));
+    });
+    const std::size_t count = words_.size() - starts_.back();
+    // n words and n - 1 other characters: single gaps, none at either end.
+    single_spaced_.push_back(count > 0 && spaces && letters + count - 1 == caption.size());
+    starts_.push_back(words_.size());
+  }
+
+  std::vector<std::uint32_t> words_;
+  std::vector<std::size_t> starts_;      // caption c is words_[starts_[c], starts_[c + 1])
+  std::vector<std::size_t> item_first_;  // by item, its first caption
+  std::vector<std::uint8_t> single_spaced_;
+};
+
+// One image's captions as word ids (`refs` reused from image to image).
+struct ImageWords {
+  std::vector<CaptionWords> refs;
+  CaptionWords hyp;
+  bool single_spaced = true;  // every caption (see CaptionIds::single_spaced)
+
+  void load(const CaptionIds& ids, std::size_t item, std::size_t references, std::size_t system) {
+    const std::size_t first = ids.first_caption(item);
+    refs.clear();
+    single_spaced = ids.single_spaced(first + references + system);
+    for (std::size_t r = 0; r < references; ++r) {
+      refs.push_back(ids.caption(first + r));
+      single_spaced = single_spaced && ids.single_spaced(first + r);
+    }
+    hyp = ids.caption(first + references + system);
+  }
+};
 
 // One metric's corpus score and per-image scores for one system.
 struct MetricScores {
@@ -90,13 +158,31 @@ struct MetricScores {
   std::vector<double> images;
 };
 
-std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, std::size_t system) {
+// score(i) for every image i on the pool, in pieces of images; each image's
+// result is its own, so the thread count changes nothing.
+void for_each_image(WorkerPool& pool, std::size_t images, const std::function<void(std::size_t)>& score) {
+  constexpr std::size_t kImagesPerTask = 256;
+  pool.for_each((images + kImagesPerTask - 1) / kImagesPerTask, [&](std::size_t task) {
+    const std::size_t end = std::min(images, (task + 1) * kImagesPerTask);
+    for (std::size_t i = task * kImagesPerTask; i < end; ++i) score(i);
+  });
+}
+
+std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionIds& ids, std::size_t system,
+                                      WorkerPool& pool) {
   const CocoBleu bleu(CocoBleu::kMaxOrder, std::make_unique<TextPipeline>(PipelineOptions{.tokenizer = "none"}));
   std::vector<MetricScores> out(CocoBleu::kMaxOrder);
   for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].name = fmt::format("Bleu_{}", k + 1);
-  std::vector<Stat> totals(bleu.num_stats(), 0.0), row(bleu.num_stats());
-  for (const auto& item : set.items) {
-    bleu.tokenized_stats(item.hyps[system], item.refs, row.data());
+  const std::size_t width = bleu.num_stats();
+  std::vector<Stat> rows(set.items.size() * width);
+  for_each_image(pool, set.items.size(), [&](std::size_t i) {
+    thread_local ImageWords image;
+    image.load(ids, i, set.items[i].refs.size(), system);
+    bleu.word_stats(image.hyp, image.refs, &rows[i * width]);
+  });
+  std::vector<Stat> totals(width, 0.0);
+  for (std::size_t i = 0; i < set.items.size(); ++i) {  // summed in image order
+    const std::span<const Stat> row(&rows[i * width], width);
     add_stats(totals, row);
     const auto scores = bleu.scores(row);
     for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].images.push_back(scores[k]);
@@ -106,40 +192,43 @@ std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, std::size_t sys
   return out;
 }
 
-MetricScores rouge_scores(const io::CaptionSet& set, std::size_t system) {
-  MetricScores out{"ROUGE_L", 0, {}};
-  for (const auto& item : set.items) out.images.push_back(CocoRougeL::image_score(item.hyps[system], item.refs));
+// ROUGE_L from the shared word ids, or from the text for an image whose
+// captions ROUGE_L's split(" ") cuts otherwise (an empty caption, NBSP).
+MetricScores rouge_scores(const io::CaptionSet& set, const CaptionIds& ids, std::size_t system, WorkerPool& pool) {
+  MetricScores out{"ROUGE_L", 0, std::vector<double>(set.items.size())};
+  for_each_image(pool, set.items.size(), [&](std::size_t i) {
+    thread_local ImageWords image;
+    const auto& item = set.items[i];
+    image.load(ids, i, item.refs.size(), system);
+    out.images[i] = image.single_spaced ? CocoRougeL::image_score(image.hyp, image.refs)
+                                        : CocoRougeL::image_score(item.hyps[system], item.refs);
+  });
   out.score = stats::numpy_mean(out.images);
   return out;
 }
 
-// Captions of the set (references and hypotheses) and an estimate of their
-// words (spaces + 1: the captions are tokenized), to pre-size CIDEr's tables.
 std::size_t caption_count(const io::CaptionSet& set) {
   std::size_t captions = 0;
   for (const auto& item : set.items) captions += item.refs.size() + item.hyps.size();
   return captions;
 }
-std::size_t word_estimate(const io::CaptionSet& set) {
-  std::size_t words = 0;
-  auto add = [&](const std::u32string& caption) {
-    words += static_cast<std::size_t>(std::count(caption.begin(), caption.end(), U' ')) + 1;
-  };
-  for (const auto& item : set.items) {
-    std::for_each(item.refs.begin(), item.refs.end(), add);
-    std::for_each(item.hyps.begin(), item.hyps.end(), add);
-  }
-  return words;
-}
 
-// Cider() of COCOEvalCap: CIDEr-D, document frequencies over all references.
-std::vector<MetricScores> cider_scores(const io::CaptionSet& set) {
-  CiderCorpus corpus{CiderOptions{}};
-  corpus.reserve(set.items.size(), caption_count(set), word_estimate(set));  // no growth of its tables on the way
-  for (const auto& item : set.items) corpus.add_document(item.refs, item.hyps);
+// Cider() of COCOEvalCap: CIDEr-D, document frequencies over all references,
+// from the word ids `corpus` handed out to `ids`.
+std::vector<MetricScores> cider_scores(const io::CaptionSet& set, const CaptionIds& ids, CiderCorpus& corpus,
+                                       WorkerPool& pool) {
+  std::vector<CaptionWords> refs, hyps;
+  for (std::size_t i = 0; i < set.items.size(); ++i) {
+    const std::size_t first = ids.first_caption(i), references = set.items[i].refs.size();
+    refs.clear();
+    hyps.clear();
+    for (std::size_t r = 0; r < references; ++r) refs.push_back(ids.caption(first + r));
+    for (std::size_t h = 0; h < set.items[i].hyps.size(); ++h) hyps.push_back(ids.caption(first + references + h));
+    corpus.add_document_words(refs, hyps);
+  }
   std::vector<MetricScores> out;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    MetricScores scores{"CIDEr", 0, corpus.score_all(s)};
+    MetricScores scores{"CIDEr", 0, corpus.score_all(s, &pool)};
     scores.score = stats::numpy_mean(scores.images);
     out.push_back(std::move(scores));
   }
@@ -176,6 +265,54 @@ nlohmann::ordered_json image_id(const std::string& id) {
   }
 }
 
+// A double as nlohmann's dump() writes it (its Grisu2 digits; null unless finite).
+void append_json_number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  std::array<char, 64> buffer;
+  const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
+}
+
+// evalImgs of one system as report.dump(2) writes the array whose key sits at
+// `indent` spaces, without a JSON value per image (most of the report).
+std::string images_json(const std::vector<std::string>& ids, const std::vector<MetricScores>& table,
+                        std::size_t indent) {
+  if (ids.empty()) return "[]";
+  const std::string image_indent(indent + 2, ' '), field_indent(indent + 4, ' ');
+  std::string out = "[\n";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    out += image_indent + "{\n" + field_indent + "\"image_id\": " + ids[i];
+    for (const auto& metric : table) {
+      out += ",\n" + field_indent + "\"" + metric.name + "\": ";  // the names need no escaping
+      append_json_number(out, metric.images[i]);
+    }
+    out += "\n" + image_indent + (i + 1 < ids.size() ? "},\n" : "}\n");
+  }
+  out += std::string(indent, ' ') + "]";
+  return out;
+}
+
+// The report's text with each system's "evalImgs": "<placeholder s>" line
+// replaced by its array (the placeholders: see run_coco).
+std::string with_images(std::string dumped, const std::vector<std::string>& ids,
+                        const std::vector<std::vector<MetricScores>>& tables) {
+  for (std::size_t s = 0; s < tables.size(); ++s) {
+    // A line of its own: no string in the dump holds a raw newline.
+    const std::string value = fmt::format("\"\\u0001evalImgs {}\"", s);
+    const std::size_t at = dumped.find("\"evalImgs\": " + value);
+    const std::size_t line = at == std::string::npos ? 0 : dumped.rfind('\n', at) + 1;
+    if (line == 0 || dumped.find_first_not_of(' ', line) != at) {
+      throw Error(ExitCode::internal, "coco: the JSON report lost its evalImgs");
+    }
+    const std::size_t value_at = at + std::string("\"evalImgs\": ").size();
+    dumped.replace(value_at, value.size(), images_json(ids, tables[s], at - line));
+  }
+  return dumped;
+}
+
 void run_coco(const CocoOptions& o, Streams& io) {
   if (o.format != "text" && o.format != "json") throw usage_error(fmt::format("-f: unknown format '{}'", o.format));
   std::unique_ptr<Meteor15> meteor;
@@ -199,13 +336,18 @@ void run_coco(const CocoOptions& o, Streams& io) {
   if (meteor && o.paraphrase_table.empty()) notes.push_back(kNoParaphraseNote);
   notes.push_back(kSpiceNote);
 
-  const auto cider = cider_scores(set);
+  CiderCorpus corpus{CiderOptions{}};
+  const CaptionIds ids(set, corpus);
+  corpus.reserve(set.items.size(), caption_count(set), ids.words());  // no growth of its tables on the way
+  WorkerPool pool(static_cast<unsigned>(o.threads));
+  const auto cider = cider_scores(set, ids, corpus, pool);
   nlohmann::ordered_json systems = nlohmann::ordered_json::array();
+  std::vector<std::vector<MetricScores>> tables;
   std::string text;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    std::vector<MetricScores> table = bleu_scores(set, s);
+    std::vector<MetricScores> table = bleu_scores(set, ids, s, pool);
     if (meteor) table.push_back(meteor_scores(set, s, *meteor));
-    table.push_back(rouge_scores(set, s));
+    table.push_back(rouge_scores(set, ids, s, pool));
     table.push_back(cider[s]);
 
     if (set.system_names.size() > 1) text += set.system_names[s] + "\n";
@@ -214,14 +356,13 @@ void run_coco(const CocoOptions& o, Streams& io) {
       eval[metric.name] = metric.score;
       text += fmt::format("{}: {:.{}f}\n", metric.name, metric.score, o.width);
     }
-    nlohmann::ordered_json images = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < set.items.size(); ++i) {
-      nlohmann::ordered_json image;
-      image["image_id"] = image_id(set.items[i].id);
-      for (const auto& metric : table) image[metric.name] = metric.images[i];
-      images.push_back(std::move(image));
-    }
-    systems.push_back({{"system", set.system_names[s]}, {"eval", eval}, {"evalImgs", images}});
+    tables.push_back(std::move(table));
+    if (o.format != "json") continue;
+    nlohmann::ordered_json system = nlohmann::ordered_json::object();
+    system["system"] = set.system_names[s];
+    system["eval"] = std::move(eval);
+    system["evalImgs"] = fmt::format("\u0001evalImgs {}", s);  // written by with_images()
+    systems.push_back(std::move(system));
   }
   for (const auto& note : notes) text += "# " + note + "\n";
   if (o.format == "json") {
@@ -231,12 +372,15 @@ void run_coco(const CocoOptions& o, Streams& io) {
     if (meteor) report["meteor"] = meteor->eval_id();
     report["notes"] = notes;
     if (systems.size() == 1) {
-      report["eval"] = systems[0]["eval"];
-      report["evalImgs"] = systems[0]["evalImgs"];
+      report["eval"] = std::move(systems[0]["eval"]);
+      report["evalImgs"] = std::move(systems[0]["evalImgs"]);
     } else {
-      report["systems"] = systems;
+      report["systems"] = std::move(systems);
     }
-    io.out << report.dump(2) << "\n";
+    std::vector<std::string> image_ids;  // as JSON text
+    image_ids.reserve(set.items.size());
+    for (const auto& item : set.items) image_ids.push_back(image_id(item.id).dump());
+    io.out << with_images(report.dump(2), image_ids, tables) << "\n";
   } else {
     io.out << text;
   }
@@ -263,6 +407,9 @@ void add_coco_command(CLI::App& app, Streams& io) {
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("-w,--width", options->width, "decimals of printed scores (default 3, as COCOEvalCap)")
       ->check(CLI::Range(0, 17));
+  cmd->add_option("-j,--threads", options->threads,
+                  "threads that score the images (default 0 = every available core); the output is the same for any number")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([options, &io] { run_coco(*options, io); });
 }
 

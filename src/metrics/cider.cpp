@@ -18,6 +18,7 @@
 #include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/core/worker_pool.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/summation.hpp"
@@ -43,7 +44,7 @@ std::string cider_display_name(CiderVariant variant) {
 
 std::vector<std::u32string> cider_words(std::u32string_view tokenized) {
   std::vector<std::u32string> words;
-  for (auto word : text::split(tokenized)) words.emplace_back(word);
+  text::for_each_split(tokenized, [&](std::u32string_view word) { words.emplace_back(word); });
   return words;
 }
 
@@ -188,14 +189,28 @@ class SentenceStore {
   // the document frequencies, once per n-gram and batch: their df entries are
   // prefetched as the ids become known and updated when the batch is laid out.
   std::uint32_t add_batch(std::span<const std::u32string_view> texts, std::size_t counted = 0) {
-    const std::size_t n = texts.size();
     word_ids_.clear();
     word_start_.assign(1, 0);
     for (const auto text : texts) {
-      split_words(text);
-      for (const auto word : words_) word_ids_.push_back(table.word_id(word));
+      text::for_each_split(text, [&](std::u32string_view word) { word_ids_.push_back(table.word_id(word)); });
       word_start_.push_back(word_ids_.size());
     }
+    return add_batch_words(counted);
+  }
+  // The same for sentences given as word ids of `table`.
+  std::uint32_t add_batch(std::span<const CaptionWords> sentences, std::size_t counted) {
+    word_ids_.clear();
+    word_start_.assign(1, 0);
+    for (const auto words : sentences) {
+      word_ids_.insert(word_ids_.end(), words.begin(), words.end());
+      word_start_.push_back(word_ids_.size());
+    }
+    return add_batch_words(counted);
+  }
+  // add_batch() once the batch's words are in word_ids_ (sentence s is
+  // [word_start_[s], word_start_[s + 1])).
+  std::uint32_t add_batch_words(std::size_t counted) {
+    const std::size_t n = word_start_.size() - 1;
     chain_.assign(word_ids_.size(), kNoPrefix);
     // A scratch region per (sentence, order), room for each of its positions.
     region_start_.resize(n * max_n_ + 1);
@@ -350,18 +365,6 @@ class SentenceStore {
     long bigrams = 0;  // pycocoevalcap's "length": Σ tf of 2-grams
   };
 
-  // Python str.split(): runs of Python whitespace separate words.
-  void split_words(std::u32string_view text) {
-    words_.clear();
-    std::size_t i = 0;
-    while (i < text.size()) {
-      while (i < text.size() && text::is_space(text[i])) ++i;
-      const std::size_t start = i;
-      while (i < text.size() && !text::is_space(text[i])) ++i;
-      if (i > start) words_.push_back(text.substr(start, i - start));
-    }
-  }
-
   struct DfEntry {
     std::uint32_t count = 0;
     std::uint32_t last_batch = 0;  // 1-based; 0 = never seen
@@ -407,7 +410,6 @@ class SentenceStore {
   std::vector<std::uint32_t> offsets_;
   std::vector<Sentence> sentences_;
   // Scratch of add_batch().
-  std::vector<std::u32string_view> words_;
   std::vector<std::uint32_t> word_ids_, chain_;
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
@@ -543,6 +545,7 @@ struct CiderCorpus::Impl {
   std::vector<Document> documents;
   std::size_t dropped_documents = 0;  // counted by count_document(), not kept
   std::vector<std::u32string_view> batch_texts;  // scratch of add_document()
+  std::vector<CaptionWords> batch_words;         // scratch of add_document_words()
   std::optional<std::vector<std::uint32_t>> loaded_df;
   std::size_t loaded_documents = 0;
   std::optional<LargeVector<double>> idf;  // score_document()'s weights, made once the df are final
@@ -604,6 +607,21 @@ void CiderCorpus::add_document(std::span<const std::u32string> tokenized_refs,
   d.idf.reset();
 }
 
+std::uint32_t CiderCorpus::word_id(std::u32string_view word) { return impl_->store.table.word_id(word); }
+
+void CiderCorpus::add_document_words(std::span<const CaptionWords> refs, std::span<const CaptionWords> hyps) {
+  Impl& d = *impl_;
+  Impl::Document doc;
+  doc.ref_count = static_cast<std::uint32_t>(refs.size());
+  doc.hyp_count = static_cast<std::uint32_t>(hyps.size());
+  d.batch_words.assign(refs.begin(), refs.end());
+  d.batch_words.insert(d.batch_words.end(), hyps.begin(), hyps.end());
+  doc.first_ref = d.store.add_batch(std::span<const CaptionWords>(d.batch_words), refs.size());
+  doc.first_hyp = doc.first_ref + doc.ref_count;
+  d.documents.push_back(doc);
+  d.idf.reset();
+}
+
 void CiderCorpus::count_document(std::span<const std::u32string> tokenized_refs,
                                  std::span<const std::u32string> tokenized_hyps, std::string* saved) {
   Impl& d = *impl_;
@@ -656,7 +674,9 @@ void CiderCorpus::use_document_frequencies(const CiderDocumentFrequencies& df) {
   std::vector<std::uint32_t> loaded;
   for (const auto& [ngram, count] : df.counts) {
     std::uint32_t id = kNoPrefix;
-    for (auto word : text::split(ngram)) id = d.store.table.ngram_id(id, d.store.table.word_id(word));
+    text::for_each_split(ngram, [&](std::u32string_view word) {
+      id = d.store.table.ngram_id(id, d.store.table.word_id(word));
+    });
     if (id == kNoPrefix) continue;
     if (id >= loaded.size()) loaded.resize(static_cast<std::size_t>(id) + 1, 0);
     loaded[id] = count;
@@ -679,16 +699,28 @@ CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& to
   return out;
 }
 
-std::vector<double> CiderCorpus::score_all(std::size_t system) const {
+std::vector<double> CiderCorpus::score_all(std::size_t system, WorkerPool* pool) const {
   const Impl& d = *impl_;
-  const LargeVector<double> idf = d.inverse_frequencies();
-  ScoringScratch scratch;
-  std::vector<double> scores;
-  scores.reserve(d.documents.size());
   for (const auto& doc : d.documents) {
     if (system >= doc.hyp_count) throw Error(ExitCode::internal, "CIDEr: document without hypothesis");
-    scores.push_back(score_item(d.store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
-                                doc.ref_count, idf, d.options, scratch));
+  }
+  const LargeVector<double> idf = d.inverse_frequencies();
+  std::vector<double> scores(d.documents.size());
+  // One contiguous piece of the documents per thread, each with its own scratch.
+  const std::size_t pieces = pool ? std::clamp<std::size_t>((scores.size() + 255) / 256, 1, pool->size()) : 1;
+  const auto score_piece = [&](std::size_t piece) {
+    ScoringScratch scratch;
+    const std::size_t end = scores.size() * (piece + 1) / pieces;
+    for (std::size_t i = scores.size() * piece / pieces; i < end; ++i) {
+      const auto& doc = d.documents[i];
+      scores[i] = score_item(d.store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
+                             doc.ref_count, idf, d.options, scratch);
+    }
+  };
+  if (pieces <= 1) {
+    score_piece(0);
+  } else {
+    pool->for_each(pieces, score_piece);
   }
   return scores;
 }

@@ -43,16 +43,14 @@ class ImageCounter {
   // Splits `text` into words and interns them; returns the sentence's index.
   std::size_t add_sentence(std::u32string_view text) {
     if (starts_.empty()) starts_.push_back(0);
-    std::size_t i = 0;
-    while (i < text.size()) {
-      while (i < text.size() && text::is_space(text[i])) ++i;
-      const std::size_t start = i;
-      while (i < text.size() && !text::is_space(text[i])) ++i;
-      if (i > start) words_.push_back(word_ids_.id(text.substr(start, i - start)));
-    }
-    starts_.push_back(words_.size());
-    prefixes_.resize(words_.size());
-    return starts_.size() - 2;
+    text::for_each_split(text, [&](std::u32string_view word) { words_.push_back(word_ids_.id(word)); });
+    return end_sentence();
+  }
+  // The same for a sentence given as word ids (equal ids for equal words).
+  std::size_t add_sentence(CaptionWords words) {
+    if (starts_.empty()) starts_.push_back(0);
+    words_.insert(words_.end(), words.begin(), words.end());
+    return end_sentence();
   }
   std::size_t length(std::size_t sentence) const { return starts_[sentence + 1] - starts_[sentence]; }
 
@@ -100,6 +98,12 @@ class ImageCounter {
   // Visits the counts of each order-`order` n-gram of `sentence`, left to
   // right; prefixes_[i] goes from the id of the (order - 1)-gram at word i to
   // that of the order-gram.
+  std::size_t end_sentence() {
+    starts_.push_back(words_.size());
+    prefixes_.resize(words_.size());
+    return starts_.size() - 2;
+  }
+
   template <class Visit>
   void for_each_ngram(std::size_t sentence, std::size_t order, Visit visit) {
     const std::size_t first = starts_[sentence], last = starts_[sentence + 1];
@@ -163,20 +167,40 @@ void CocoBleu::segment_stats(std::u32string_view hyp, std::span<const std::u32st
   tokenized_stats(pipeline_->process(hyp), tokenized_refs, out);
 }
 
+namespace {
+
+// cook_refs() and cook_test() of one image whose sentences `counter` holds:
+// references 0 .. refs - 1, then the test sentence.
+void image_stats(ImageCounter& counter, std::size_t refs, Stat* out) {
+  const std::size_t test = refs;
+  const std::size_t testlen = counter.length(test);
+  out[kTestLen] = static_cast<Stat>(testlen);
+  out[kRefLen] = static_cast<Stat>(closest_length(counter, refs, testlen));
+  for (std::size_t k = 0; k < kOrders; ++k) {
+    for (std::size_t r = 0; r < refs; ++r) counter.count_reference(r, k + 1, static_cast<std::uint32_t>(r + 1));
+    out[kGuess + k] = testlen >= k + 1 ? static_cast<Stat>(testlen - k) : 0.0;
+    out[kCorrect + k] = counter.clipped_matches(test, k + 1);
+  }
+}
+
+}  // namespace
+
 void CocoBleu::tokenized_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   if (refs.empty()) throw input_error("Bleu: an image has no references");
   thread_local ImageCounter counter;
   counter.clear();
-  for (const auto& ref : refs) counter.add_sentence(ref);  // sentences 0 .. refs - 1
-  const std::size_t test = counter.add_sentence(hyp);
-  const std::size_t testlen = counter.length(test);
-  out[kTestLen] = static_cast<Stat>(testlen);
-  out[kRefLen] = static_cast<Stat>(closest_length(counter, refs.size(), testlen));
-  for (std::size_t k = 0; k < kOrders; ++k) {
-    for (std::size_t r = 0; r < refs.size(); ++r) counter.count_reference(r, k + 1, static_cast<std::uint32_t>(r + 1));
-    out[kGuess + k] = testlen >= k + 1 ? static_cast<Stat>(testlen - k) : 0.0;
-    out[kCorrect + k] = counter.clipped_matches(test, k + 1);
-  }
+  for (const auto& ref : refs) counter.add_sentence(ref);
+  counter.add_sentence(hyp);
+  image_stats(counter, refs.size(), out);
+}
+
+void CocoBleu::word_stats(CaptionWords hyp, std::span<const CaptionWords> refs, Stat* out) const {
+  if (refs.empty()) throw input_error("Bleu: an image has no references");
+  thread_local ImageCounter counter;
+  counter.clear();
+  for (const auto ref : refs) counter.add_sentence(ref);
+  counter.add_sentence(hyp);
+  image_stats(counter, refs.size(), out);
 }
 
 std::vector<double> CocoBleu::scores(std::span<const Stat> stats) const {

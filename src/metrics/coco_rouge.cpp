@@ -70,21 +70,42 @@ struct RougeScratch {
 
 CocoRougeL::CocoRougeL(std::unique_ptr<TextPipeline> pipeline) : pipeline_(std::move(pipeline)) {}
 
+namespace {
+
+// calc_score(): the maxima over the references of the LCS's precision and
+// recall, then F with beta 1.2. `reference(r)` gives reference r's tokens as
+// ids; `row`: the LCS's scratch.
+template <class Reference>
+double rouge_l(std::span<const std::uint32_t> candidate, std::size_t refs, std::vector<std::size_t>& row,
+               Reference reference) {
+  double precision_max = 0, recall_max = 0;  // max() of the lists (every value is >= 0)
+  for (std::size_t r = 0; r < refs; ++r) {
+    const std::span<const std::uint32_t> tokens = reference(r);
+    const auto lcs = static_cast<double>(lcs_length(tokens, candidate, row));
+    precision_max = std::max(precision_max, lcs / static_cast<double>(candidate.size()));
+    recall_max = std::max(recall_max, lcs / static_cast<double>(tokens.size()));
+  }
+  if (precision_max == 0 || recall_max == 0) return 0.0;
+  return ((1 + kBetaSquared) * precision_max * recall_max) / (recall_max + kBetaSquared * precision_max);
+}
+
+}  // namespace
+
 double CocoRougeL::image_score(std::u32string_view hyp, std::span<const std::u32string> refs) {
   if (refs.empty()) throw input_error("ROUGE_L: an image has no references");
   thread_local RougeScratch scratch;
   scratch.interner.clear();
   scratch.intern(hyp, scratch.candidate);
-  const std::size_t candidate_size = scratch.candidate.size();
-  double precision_max = 0, recall_max = 0;  // max() of the lists (every value is >= 0)
-  for (const auto& ref : refs) {
-    scratch.intern(ref, scratch.reference);
-    const auto lcs = static_cast<double>(lcs_length(scratch.reference, scratch.candidate, scratch.row));
-    precision_max = std::max(precision_max, lcs / static_cast<double>(candidate_size));
-    recall_max = std::max(recall_max, lcs / static_cast<double>(scratch.reference.size()));
-  }
-  if (precision_max == 0 || recall_max == 0) return 0.0;
-  return ((1 + kBetaSquared) * precision_max * recall_max) / (recall_max + kBetaSquared * precision_max);
+  return rouge_l(scratch.candidate, refs.size(), scratch.row, [&](std::size_t r) {
+    scratch.intern(refs[r], scratch.reference);
+    return std::span<const std::uint32_t>(scratch.reference);
+  });
+}
+
+double CocoRougeL::image_score(CaptionWords hyp, std::span<const CaptionWords> refs) {
+  if (refs.empty()) throw input_error("ROUGE_L: an image has no references");
+  thread_local std::vector<std::size_t> row;
+  return rouge_l(hyp, refs.size(), row, [&](std::size_t r) { return refs[r]; });
 }
 
 void CocoRougeL::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {

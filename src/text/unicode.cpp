@@ -22,15 +22,7 @@ std::u32string_view strip(std::u32string_view s) {
 
 std::vector<std::u32string_view> split(std::u32string_view s) {
   std::vector<std::u32string_view> pieces;
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  while (i < n) {
-    while (i < n && is_space(s[i])) ++i;
-    if (i == n) break;
-    std::size_t start = i;
-    while (i < n && !is_space(s[i])) ++i;
-    pieces.push_back(s.substr(start, i - start));
-  }
+  for_each_split(s, [&](std::u32string_view word) { pieces.push_back(word); });
   return pieces;
 }
 

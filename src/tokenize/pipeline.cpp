@@ -33,6 +33,16 @@ void TextPipeline::process_into(std::u32string_view line, std::u32string& out) c
   }
 }
 
+bool TextPipeline::leaves_unchanged(std::u32string_view line) const {
+  if (!normalizers_.empty() || lowercase_ || tokenizer_->name() != "none") return false;
+  // `none` is squeeze_spaces(): unchanged when only single U+0020 separate words.
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (!text::is_space(line[i])) continue;
+    if (line[i] != U' ' || i == 0 || i + 1 == line.size() || text::is_space(line[i + 1])) return false;
+  }
+  return true;
+}
+
 std::string TextPipeline::normalizer_chain_id() const {
   if (normalizers_.empty()) return "none";
   std::string chain;

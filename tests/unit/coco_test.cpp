@@ -4,10 +4,15 @@
 // corpus and per-image value must be the same double.
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 
 #include "evalcli/core/summation.hpp"
+#include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/coco.hpp"
+#include "evalcli/text/unicode.hpp"
+#include "evalcli/tokenize/pipeline.hpp"
 #include "evalcli/text/utf8.hpp"
 #include "support/test_support.hpp"
 
@@ -335,4 +340,115 @@ TEST_CASE("coco command: COCO annotation and result files give what the same cap
   CHECK(coco["evalImgs"][0]["image_id"] == 7);  // the annotation file's image order
   CHECK(coco["evalImgs"][1]["image_id"] == 3);
   for (std::size_t i = 0; i < 3; ++i) CHECK(coco["evalImgs"][i]["CIDEr"] == text["evalImgs"][i]["CIDEr"]);
+}
+
+namespace {
+
+// Word ids of one vocabulary for the captions (equal ids for equal words).
+struct Vocabulary {
+  std::map<std::u32string, std::uint32_t> ids;
+  std::vector<std::uint32_t> of(std::u32string_view caption) {
+    std::vector<std::uint32_t> words;
+    evalcli::text::for_each_split(caption, [&](std::u32string_view word) {
+      words.push_back(ids.emplace(std::u32string(word), static_cast<std::uint32_t>(ids.size())).first->second);
+    });
+    return words;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("coco: captions as shared word ids score as their text (Bleu, ROUGE_L, CIDEr)") {
+  const std::vector<std::vector<std::u32string>> refs = {
+      {U"a man rides a horse", U"a man on a horse on a beach", U"the horse runs"},
+      {U"two dogs play", U"dogs play in the snow", U"two two dogs"},
+      {U"a", U"a a a a a"}};
+  const std::vector<std::u32string> hyps = {U"a man rides a horse on a beach", U"the dogs play", U"a a"};
+  Vocabulary vocabulary;
+  evalcli::CiderCorpus by_text{evalcli::CiderOptions{}}, by_ids{evalcli::CiderOptions{}};
+  const auto bleu = build<CocoBleu>(evalcli::coco_bleu_definition(), "none");
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    std::vector<std::vector<std::uint32_t>> ref_ids;
+    for (const auto& ref : refs[i]) ref_ids.push_back(vocabulary.of(ref));
+    const auto hyp_ids = vocabulary.of(hyps[i]);
+    const std::vector<evalcli::CaptionWords> ref_words(ref_ids.begin(), ref_ids.end());
+    double from_text[10], from_ids[10];
+    bleu->tokenized_stats(hyps[i], refs[i], from_text);
+    bleu->word_stats(hyp_ids, ref_words, from_ids);
+    CHECK(std::vector<double>(from_text, from_text + 10) == std::vector<double>(from_ids, from_ids + 10));
+    CHECK(CocoRougeL::image_score(hyp_ids, ref_words) == CocoRougeL::image_score(hyps[i], refs[i]));
+
+    by_text.add_document(refs[i], std::vector<std::u32string>{hyps[i]});
+    std::vector<std::vector<std::uint32_t>> cider_refs;
+    for (const auto& ref : refs[i]) {
+      cider_refs.emplace_back();
+      evalcli::text::for_each_split(ref, [&](std::u32string_view w) { cider_refs.back().push_back(by_ids.word_id(w)); });
+    }
+    std::vector<std::uint32_t> cider_hyp;
+    evalcli::text::for_each_split(hyps[i], [&](std::u32string_view w) { cider_hyp.push_back(by_ids.word_id(w)); });
+    const std::vector<evalcli::CaptionWords> cider_ref_words(cider_refs.begin(), cider_refs.end());
+    const std::vector<evalcli::CaptionWords> cider_hyp_words = {cider_hyp};
+    by_ids.add_document_words(cider_ref_words, cider_hyp_words);
+  }
+  CHECK(by_ids.score_all(0) == by_text.score_all(0));
+  CHECK(evalcli::serialize_document_frequencies(by_ids.document_frequencies("none-v1")) ==
+        evalcli::serialize_document_frequencies(by_text.document_frequencies("none-v1")));
+}
+
+TEST_CASE("text: for_each_split visits split()'s words; a pipeline knows the lines it leaves unchanged") {
+  for (const std::u32string line : {U"", U"  ", U"a", U" a  b\tc\u00a0d ", U"a b c"}) {
+    std::vector<std::u32string_view> visited;
+    evalcli::text::for_each_split(line, [&](std::u32string_view word) { visited.push_back(word); });
+    CHECK(visited == evalcli::text::split(line));
+  }
+  const evalcli::TextPipeline none(evalcli::PipelineOptions{{}, false, "none", {}});
+  for (const std::u32string line : {U"", U"a", U"a b c", U" a", U"a ", U"a  b", U"a\tb", U"a\u00a0b"}) {
+    INFO(evalcli::utf8::encode(line));
+    CHECK(none.leaves_unchanged(line) == (none.process(line) == line));
+  }
+  // Only `none` without normalizers or lowercasing is known.
+  CHECK_FALSE(evalcli::TextPipeline(evalcli::PipelineOptions{{}, true, "none", {}}).leaves_unchanged(U"a b"));
+  CHECK_FALSE(evalcli::TextPipeline(evalcli::PipelineOptions{{}, false, "13a", {}}).leaves_unchanged(U"a b"));
+}
+
+TEST_CASE("coco command: an empty hypothesis, which ROUGE_L's split(\" \") makes one empty token") {
+  const evalcli::test::TempFile ref1("a man rides a horse\ntwo dogs\n"), ref2("a horse\ndogs play\n");
+  const evalcli::test::TempFile hyp("\ntwo dogs play\n");
+  const json report = coco_json({"-tok", "none", "-r", ref1.path(), "-r", ref2.path(), "-i", hyp.path()});
+  const auto bleu = build<CocoBleu>(evalcli::coco_bleu_definition(), "none");
+  const std::vector<std::vector<std::u32string>> refs = {{U"a man rides a horse", U"a horse"},
+                                                         {U"two dogs", U"dogs play"}};
+  const std::vector<std::u32string> hyps = {U"", U"two dogs play"};
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(report["evalImgs"][i]["ROUGE_L"].get<double>() == CocoRougeL::image_score(hyps[i], refs[i]));
+    double row[10];
+    bleu->tokenized_stats(hyps[i], refs[i], row);
+    CHECK(report["evalImgs"][i]["Bleu_1"].get<double>() == bleu->scores(row)[0]);
+  }
+}
+
+TEST_CASE("coco command: the same output with -j 1, 2 and 7 (one and three systems, text and JSON)") {
+  const auto parent = evalcli::test::shared_parent();
+  if (!parent) return;
+  const auto dir = *parent / "shared/corpora/coco/tok";
+  std::vector<std::string> base = {"coco", "-tok", "none"};
+  for (int k = 1; k <= 5; ++k) base.insert(base.end(), {"-r", (dir / fmt::format("ref.{}.txt", k)).string()});
+  const std::vector<std::vector<std::string>> system_sets = {{"contrastive"}, {"contrastive", "topk", "zerocap"}};
+  for (const auto& systems : system_sets) {
+    for (const std::string format : {"text", "json"}) {
+      auto args = base;
+      for (const auto& system : systems) args.insert(args.end(), {"-i", (dir / ("hyp." + system + ".txt")).string()});
+      args.insert(args.end(), {"-f", format, "-j"});
+      std::string first;
+      for (const std::string threads : {"1", "2", "7"}) {
+        auto with_threads = args;
+        with_threads.push_back(threads);
+        const auto result = evalcli::test::run_cli(with_threads);
+        INFO(systems.size() << " systems, " << format << ", -j " << threads << ": " << result.err);
+        REQUIRE(result.exit_code == 0);
+        if (first.empty()) first = result.out;
+        CHECK(result.out == first);
+      }
+    }
+  }
 }

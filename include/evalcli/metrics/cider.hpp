@@ -19,12 +19,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "evalcli/metrics/caption_words.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/core/summation.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
+
+class WorkerPool;
 
 enum class CiderVariant { cider_d, cider };
 
@@ -84,6 +87,11 @@ class CiderCorpus {
                     const std::vector<std::u32string>& tokenized_hyps) {
     add_document(std::span<const std::u32string>(tokenized_refs), std::span<const std::u32string>(tokenized_hyps));
   }
+  // The id of `word` in the scorer's vocabulary (new words get the next id).
+  std::uint32_t word_id(std::u32string_view word);
+  // add_document() of captions given as ids from word_id() (the same scores:
+  // a caller that interns the words once can share the ids with other metrics).
+  void add_document_words(std::span<const CaptionWords> refs, std::span<const CaptionWords> hyps);
   // Pass 1 without keeping the document (memory then stays at the n-gram table
   // and document frequencies): the same counts, n-gram ids and first-seen
   // order as add_document(). Score it later with score_document(), or with
@@ -102,8 +110,9 @@ class CiderCorpus {
   // The document frequencies in effect (counted or loaded).
   CiderDocumentFrequencies document_frequencies(const std::string& tokenizer_id) const;
 
-  // Pass 2: per-document scores of system `system`, in document order.
-  std::vector<double> score_all(std::size_t system) const;
+  // Pass 2: per-document scores of system `system`, in document order (on
+  // `pool`'s threads when given: each score is its own, so the same scores).
+  std::vector<double> score_all(std::size_t system, WorkerPool* pool = nullptr) const;
   // Pass 2 for one document given again (after every count_document()): its
   // score for each hypothesis, bit for bit what score_all() gives it.
   void score_document(std::span<const std::u32string> tokenized_refs, std::span<const std::u32string> tokenized_hyps,

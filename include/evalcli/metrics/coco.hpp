@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "evalcli/metrics/caption_words.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
@@ -42,6 +43,8 @@ class CocoBleu : public Metric {
   std::vector<double> scores(std::span<const Stat> stats) const;
   // Statistics of already tokenized text (words split as Python's str.split()).
   void tokenized_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const;
+  // The same from the captions' word ids (bit for bit what tokenized_stats() gives their text).
+  void word_stats(CaptionWords hyp, std::span<const CaptionWords> refs, Stat* out) const;
 
   int max_order() const { return max_order_; }
   const TextPipeline& pipeline() const { return *pipeline_; }
@@ -69,6 +72,9 @@ class CocoRougeL : public Metric {
 
   // ROUGE_L of one image from already tokenized text (tokens split at U+0020 only).
   static double image_score(std::u32string_view hyp, std::span<const std::u32string> refs);
+  // The same from the captions' word ids, where each caption's str.split(" ")
+  // tokens are its str.split() words (non-empty, single U+0020 between words).
+  static double image_score(CaptionWords hyp, std::span<const CaptionWords> refs);
 
   const TextPipeline& pipeline() const { return *pipeline_; }
 

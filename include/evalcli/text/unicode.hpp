@@ -29,6 +29,21 @@ std::u32string_view strip(std::u32string_view s);
 // Python str.split() without arguments: runs of whitespace separate, no empties.
 std::vector<std::u32string_view> split(std::u32string_view s);
 
+// split()'s words handed to `visit` one at a time, left to right, without a
+// vector (for loops that intern or count words as they come).
+template <class Visit>
+void for_each_split(std::u32string_view s, Visit&& visit) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    while (i < n && is_space(s[i])) ++i;
+    if (i == n) break;
+    const std::size_t start = i;
+    while (i < n && !is_space(s[i])) ++i;
+    visit(s.substr(start, i - start));
+  }
+}
+
 // split() joined by single spaces (the canonical tokenizer output form).
 std::u32string squeeze_spaces(std::u32string_view s);
 

@@ -33,6 +33,10 @@ class TextPipeline {
   const Tokenizer& tokenizer() const { return *tokenizer_; }
   bool lowercase() const { return lowercase_; }
   bool has_normalizers() const { return !normalizers_.empty(); }
+  // Whether process(line) is known to return `line` as it is (so a caller may
+  // skip the copy): `none` without normalizers or lowercasing, on a line that
+  // is already split() joined by single spaces. False when not known.
+  bool leaves_unchanged(std::u32string_view line) const;
   // "nfkc-v1+fullwidth-v1", or "none".
   std::string normalizer_chain_id() const;
 
