@@ -7,7 +7,8 @@
 // the undefined ones, e.g. cp1252's 0x81, to C1 controls; those are refused here as
 // Python refuses them). cp437/cp866 take Python's code point for the 4 and 3
 // bytes where ICU's differs (kIbmControls).
-// Left out (docs/errors.md has the measured differences): the CJK multi-byte codecs.
+// GB18030, cp932, gbk and cp949 go through ICU with Python's exceptions as data;
+// the other CJK codecs are left out (docs/errors.md has the measured differences).
 #include "evalcli/io/byte_codec.hpp"
 
 #include <fmt/format.h>
@@ -126,6 +127,8 @@ struct MultibyteEntry {
   std::vector<std::pair<char32_t, char32_t>> python_for_icu;
   // Single bytes ICU refuses and Python decodes (to the code point given).
   std::vector<std::pair<unsigned char, char32_t>> python_only_bytes = {};
+  // Ranges of ICU's code points whose byte sequences Python refuses.
+  std::vector<std::pair<char32_t, char32_t>> python_refuses = {};
 };
 
 const std::vector<MultibyteEntry>& multibyte_codec_table() {
@@ -136,6 +139,11 @@ const std::vector<MultibyteEntry>& multibyte_codec_table() {
       // the single bytes 0x80, 0xA0, 0xFD..0xFF, which Python maps to U+0080 and U+F8F0..U+F8F3.
       {"cp932", "windows-31j", {"cp932", "932", "ms932", "ms_kanji", "mskanji"}, {{0x1C, 0x1A}, {0x7F, 0x1C}, {0x1A, 0x7F}},
        {{0x80, 0x80}, {0xA0, 0xF8F0}, {0xFD, 0xF8F1}, {0xFE, 0xF8F2}, {0xFF, 0xF8F3}}},
+      // gbk and cp949: ICU decodes every string Python does alike, and more: the single
+      // bytes 0x80 (GBK: U+20AC, cp949: U+0080) and 0xFF and the user-defined rows, all
+      // in the Private Use Area, which Python's tables do not have.
+      {"gbk", "GBK", {"gbk", "936", "cp936", "ms936"}, {}, {}, {{0x20AC, 0x20AC}, {0xE000, 0xF8FF}}},
+      {"cp949", "windows-949", {"cp949", "949", "ms949", "uhc"}, {}, {}, {{0x80, 0x80}, {0xE000, 0xF8FF}}},
   };
   return table;
 }
@@ -381,12 +389,22 @@ std::u32string decode_multibyte_line(const ByteCodec& codec, std::string_view by
   UConverter* converter = multibyte_converter(*entry);
   ucnv_resetToUnicode(converter);
   std::u16string units(bytes.size() + 1, u'\0');  // one byte gives at most one UTF-16 unit, four at most two
-  UChar* target = reinterpret_cast<UChar*>(units.data());
+  std::vector<int32_t> offsets(units.size());      // each unit's first byte in `bytes`
+  UChar* const begin = reinterpret_cast<UChar*>(units.data());
+  UChar* target = begin;
   const char* source = bytes.data();
-  UChar* const target_end = target + units.size();
+  const auto illegal = [&](std::size_t offset, const char* reason) {
+    return input_error(fmt::format("{}:byte {}: {} in {}", where, offset + 1, reason, codec.name));
+  };
   for (;;) {
     UErrorCode status = U_ZERO_ERROR;
-    ucnv_toUnicode(converter, &target, target_end, &source, bytes.data() + bytes.size(), nullptr, true, &status);
+    UChar* const call_target = target;
+    const auto call_source = static_cast<int32_t>(source - bytes.data());
+    ucnv_toUnicode(converter, &target, begin + units.size(), &source, bytes.data() + bytes.size(),
+                   offsets.data() + (call_target - begin), true, &status);
+    for (auto* offset = offsets.data() + (call_target - begin); offset != offsets.data() + (target - begin); ++offset) {
+      *offset += call_source;  // ICU counts from this call's source
+    }
     if (U_SUCCESS(status)) break;
     char invalid[32];
     int8_t length = sizeof invalid;
@@ -394,22 +412,26 @@ std::u32string decode_multibyte_line(const ByteCodec& codec, std::string_view by
     ucnv_getInvalidChars(converter, invalid, &length, &ignored);
     const auto python_only = std::find_if(entry->python_only_bytes.begin(), entry->python_only_bytes.end(),
                                           [&](const auto& known) { return length == 1 && known.first == static_cast<unsigned char>(invalid[0]); });
+    const std::size_t offset = static_cast<std::size_t>(source - bytes.data()) - static_cast<std::size_t>(length);
     if (python_only != entry->python_only_bytes.end()) {  // a byte Python decodes: its code point, then go on
+      offsets[static_cast<std::size_t>(target - begin)] = static_cast<int32_t>(offset);
       *target++ = static_cast<UChar>(python_only->second);
       ucnv_resetToUnicode(converter);
       continue;
     }
-    const std::size_t offset = static_cast<std::size_t>(source - bytes.data()) - static_cast<std::size_t>(length);
     // Python's reasons: a sequence cut by the line's end is "incomplete", others "illegal".
-    const char* reason = status == U_TRUNCATED_CHAR_FOUND ? "incomplete multibyte sequence" : "illegal multibyte sequence";
-    throw input_error(fmt::format("{}:byte {}: {} in {}", where, offset + 1, reason, codec.name));
+    throw illegal(offset, status == U_TRUNCATED_CHAR_FOUND ? "incomplete multibyte sequence" : "illegal multibyte sequence");
   }
-  units.resize(static_cast<std::size_t>(target - reinterpret_cast<UChar*>(units.data())));
+  units.resize(static_cast<std::size_t>(target - begin));
   std::u32string out;
   out.reserve(units.size());
   for (std::size_t i = 0; i < units.size(); ++i) {
+    const std::size_t offset = static_cast<std::size_t>(offsets[i]);
     char32_t c = units[i];
     if (c >= 0xD800 && c < 0xDC00 && i + 1 < units.size()) c = 0x10000 + ((c - 0xD800) << 10) + (units[++i] - 0xDC00);
+    for (const auto& [first, last] : entry->python_refuses) {
+      if (c >= first && c <= last) throw illegal(offset, "illegal multibyte sequence");
+    }
     for (const auto& [icu, python] : entry->python_for_icu) {
       if (c == icu) {
         c = python;

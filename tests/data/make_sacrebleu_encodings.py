@@ -12,12 +12,12 @@ cases.json holds:
 - unit_edges: edge inputs (BOMs, surrogates, truncation, CR/LF) with the lines Python's open(...,
   newline="\n") (file) and io.TextIOWrapper (stdin: universal newlines) give, or the error's reason,
   line and byte within that line;
-- multibyte: gb18030 and cp932, every 1- and 2-byte string (gb18030: and every 4-byte form) decoded by
+- multibyte: gb18030, cp932, gbk and cp949, every 1- and 2-byte string (gb18030: and every 4-byte form) decoded by
   bytes.decode: the count decoded and FNV-1a 64 of UTF-8(text) + LF, or FF LF where Python refuses;
 - cases: short real texts (pangrams; WMT22 lines from ../shared/corpora for cp437, cp866, the UTF-16/32
-  codecs, gb18030 and cp932), encoded with each codec, REF.*/HYP.*, and SacreBLEU 2.6.0's stdout, exit
+  codecs, gb18030, cp932, gbk; ../shared/corpora/edge for cp949), encoded with each codec, REF.*/HYP.*, and SacreBLEU 2.6.0's stdout, exit
   code and last stderr line for `-m bleu chrf ter -e NAME` (NAME spelt variously); files Python refuses
-  (cp1252's undefined 0x81, UTF-16 without BOM, a lone surrogate, an illegal GB18030 sequence); the
+  (cp1252's undefined 0x81, UTF-16 without BOM, a lone surrogate, an illegal GB18030 sequence, GBK's 0x80); the
   ISO-8859-2 and a CRLF UTF-16 hypothesis file once more on standard input (`... REF -m ... -e NAME < HYP`).
 SacreBLEU: a checkout of github.com/mjpost/sacrebleu tag v2.6.0 with sacrebleu/version.py written by
 hand (`__version__ = "2.6.0"`); Debian python3-numpy, -regex, -tabulate, -portalocker, -lxml. Each
@@ -76,7 +76,8 @@ NAMES = ["latin-1", "ISO-8859-2", "iso8859-2", "ISO_8859-2:1987", "iso 8859 2", 
          "UTF-16", "utf16", "U16", "utf_16", "utf-16le", "UTF-16-LE", "utf_16_be", "UTF-16BE", "unicodelittleunmarked",
          "UnicodeBigUnmarked", "utf-32", "UTF32", "u32", "utf-32le", "UTF-32-BE", "utf_32be", "utf.16", "utf-16-sig",
          "utf-7", "ucs-2", "IBM437", "437", "cp866", "ibm866", "866", "csIBM866", "cp850", "cp932", "euc_jp", "big5",
-         "gb18030", "GB18030-2000", "gb-18030", "GB_18030", "MS932", "ms-kanji", "windows-31j", "932", "shift_jis"]
+         "gb18030", "GB18030-2000", "gb-18030", "GB_18030", "MS932", "ms-kanji", "windows-31j", "932", "shift_jis",
+         "GBK", "cp936", "936", "MS936", "CP949", "uhc", "ms949", "949", "euc-kr", "ks_c_5601-1987"]
 names = []
 for n in NAMES:
     try:
@@ -289,6 +290,8 @@ REAL = [  # -e NAME, module, reference, hypothesis
     ("utf_32_be", "utf_32_be", "en-zh/ref.A.zh", "en-zh/hyp.HuaweiTSC.zh"),
     ("GB18030", "gb18030", "en-zh/ref.A.zh", "en-zh/hyp.LanguageX.zh"),
     ("ms_kanji", "cp932", "en-ja/ref.A.ja", "en-ja/hyp.Online-B.ja"),
+    ("CP936", "gbk", "en-zh/ref.B.zh", "en-zh/hyp.Online-G.zh"),
+    ("uhc", "cp949", "../edge/edge.ref.A", "../edge/edge.hyp"),
 ]
 
 
@@ -345,6 +348,10 @@ cases.append({"ref": "swapped.gb18030", "hyp": "swapped.gb18030", "encoding": "g
 with open(os.path.join(here, "illegal.gb18030"), "wb") as f:
     f.write("中文\n".encode("gb18030") + b"ab \x81\x20 cd\n")
 cases.append({"ref": "illegal.gb18030", "hyp": "illegal.gb18030", "encoding": "gb18030"})
+# gbk: the euro byte 0x80, which ICU's GBK decodes and Python's refuses.
+with open(os.path.join(here, "euro.gbk"), "wb") as f:
+    f.write("中文\n".encode("gbk") + b"price 5\x80\n")
+cases.append({"ref": "euro.gbk", "hyp": "euro.gbk", "encoding": "gbk"})
 
 
 env = dict(os.environ, PYTHONPATH=checkout)
@@ -360,7 +367,7 @@ for case in cases:
     case["stdout"] = p.stdout.decode("utf-8")
     case["stderr_last_line"] = p.stderr.decode("utf-8").rstrip("\n").split("\n")[-1]
 
-multibyte = {m: multibyte_digest(m) for m in ("gb18030", "cp932")}
+multibyte = {m: multibyte_digest(m) for m in ("gb18030", "cp932", "gbk", "cp949")}
 unit_tables, unit_pairs, unit_edges = {}, {}, []
 for m in UNIT_MODULES:
     name = codecs.lookup(m).name

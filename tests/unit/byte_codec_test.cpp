@@ -124,13 +124,14 @@ TEST_CASE("evalcli sacrebleu -e CODEC: SacreBLEU 2.6.0's output on text in each 
           {"cp1252", ":2:byte 5: byte 0x81 is undefined in cp1252"},
           {"utf-16", ":1:byte 1: UTF-16 stream does not start with BOM in utf-16"},
           {"utf-16-le", ":2:byte 9: illegal encoding: low surrogate 0xDC00 without a high one in utf-16-le"},
-          {"gb18030", ":2:byte 4: illegal multibyte sequence in gb18030"}};
+          {"gb18030", ":2:byte 4: illegal multibyte sequence in gb18030"},
+          {"gbk", ":2:byte 8: illegal multibyte sequence in gbk"}};
       CHECK(result.out.empty());
       CHECK(result.err == "sacreBLEU: error: " + ref + errors.at(encoding) + "\n");
     }
     ++checked;
   }
-  CHECK(checked == 44);
+  CHECK(checked == 47);
 }
 
 TEST_CASE("UTF-16/32 codecs: every code unit decoded as Python decodes it alone", "[io][sacrebleu]") {
@@ -220,7 +221,7 @@ TEST_CASE("UTF-16/32 codecs: lines and errors of the edge cases as Python's open
   CHECK(checked == 2 * cases()["unit_edges"].size());
 }
 
-TEST_CASE("GB18030, cp932: every 1- and 2-byte string (GB18030: and 4-byte form) decoded or refused as Python does",
+TEST_CASE("GB18030, cp932, gbk, cp949: every 1- and 2-byte string (GB18030: and 4-byte form) decoded or refused as Python does",
           "[io][sacrebleu]") {
   for (const auto& [name, python] : cases()["multibyte"].items()) {
     INFO(name);

@@ -19,8 +19,9 @@ namespace evalcli {
 constexpr char32_t kUndefinedByte = 0xFFFFFFFF;
 
 // How a codec's code units are read: one byte each (the table), 2/4-byte
-// units, or ICU's multi-byte converter line by line (GB18030, cp932: LF and
-// CR are never part of a multi-byte character, so lines split on the bytes).
+// units, or ICU's multi-byte converter line by line (GB18030, cp932, gbk,
+// cp949: LF and CR are never part of a multi-byte character, so lines split
+// on the bytes).
 enum class CodeUnit { byte, utf16, utf32, multibyte };
 // A unit codec's byte order: "utf-16"/"utf-32" take it from a leading BOM and
 // drop the BOM (a file without one is an error, as in Python's open(): only
@@ -48,15 +49,15 @@ std::string normalize_python_encoding(std::string_view name);
 // The codec that Python's codecs.lookup(name) finds, when it is one that
 // evalcli decodes exactly as Python does (docs/errors.md: Latin-1,
 // ISO-8859-2..11, 13..15, cp437, cp866, cp874, cp1250..1258, KOI8-R, KOI8-U,
-// mac-roman, UTF-16, UTF-32 and their -le/-be forms, GB18030, cp932); nullopt
-// for any other name.
+// mac-roman, UTF-16, UTF-32 and their -le/-be forms, GB18030, cp932, gbk,
+// cp949); nullopt for any other name.
 std::optional<ByteCodec> find_byte_codec(std::string_view name);
 
 // The accepted single-byte codecs' canonical names, in the table's order (docs, tests).
 std::vector<std::string> byte_codec_names();
 // The accepted UTF-16/32 codecs' canonical names ("utf-16", "utf-16-le", ...).
 std::vector<std::string> unit_codec_names();
-// The accepted multi-byte codecs' canonical names ("gb18030", "cp932").
+// The accepted multi-byte codecs' canonical names ("gb18030", "cp932", ...).
 std::vector<std::string> multibyte_codec_names();
 
 // UTF-8 from `source` decoded with a CodeUnit::utf16/utf32 codec, as Python's
