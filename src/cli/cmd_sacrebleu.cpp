@@ -101,8 +101,8 @@ constexpr const char* kSacrebleuUsage = R"(usage: sacrebleu [-h] [--citation] [-
                  [refs ...]
 )";
 
-// Whether Python's codecs.lookup() finds UTF-8 for `name` (the single-byte
-// codecs are found by find_byte_codec): its normalised name is an alias of utf_8.
+// Whether Python's codecs.lookup() finds UTF-8 for `name` (the single-byte and
+// UTF-16/32 codecs are found by find_byte_codec): its normalised name is an alias of utf_8.
 bool python_utf8(const std::string& name) {
   static const std::vector<std::string> utf_8 = {"utf_8", "u8", "utf", "utf8", "utf8_ucs2", "utf8_ucs4", "cp65001"};
   return std::find(utf_8.begin(), utf_8.end(), normalize_python_encoding(name)) != utf_8.end();
@@ -207,7 +207,7 @@ void run_sacrebleu(SacrebleuArgs& args, Streams& io) {
   if (!python_utf8(args.encoding)) {
     codec = find_byte_codec(args.encoding);
     if (!codec) {
-      throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 and the single-byte codecs of docs/errors.md only "
+      throw RawExit(1, fmt::format("sacreBLEU: evalcli reads UTF-8 and the codecs of docs/errors.md only "
                                    "(got -e {})\n",
                                    args.encoding));
     }

@@ -89,6 +89,7 @@ struct LineReader::Input {
   HeadRecorder* recorder;  // owned by `source`
   std::unique_ptr<ByteSource> source;
   LineSplitter lines;
+  bool units_decoded = false;  // `source` is UTF-8 from a UTF-16/32 codec
 };
 
 LineReader::LineReader(const std::string& path) : name_(path) {
@@ -127,7 +128,15 @@ std::size_t max_line_bytes() {
 }
 
 // The next line up to LF (without it); the splitter enforces max_line_bytes().
+// A UTF-16/32 codec (given before the first read) turns the input into UTF-8
+// first, so lines split on the decoded text as Python splits them.
 bool LineReader::read_physical_line(std::string& line) {
+  const bool units = codec_ != nullptr && (codec_->unit == CodeUnit::utf16 || codec_->unit == CodeUnit::utf32);
+  if (units && !input_->units_decoded) {
+    auto decoded = decode_units_to_utf8(std::move(input_->source), *codec_, name_, universal_newlines_);
+    input_ = std::make_unique<Input>(std::move(decoded), std::size_t{1} << 16, name_);
+    input_->units_decoded = true;
+  }
   std::string_view view;
   if (!input_->lines.next(view)) return false;
   line.assign(view);
@@ -166,7 +175,11 @@ bool LineReader::next_unstripped(std::u32string& line) {
   std::string bytes;
   if (!next_bytes(bytes)) return false;
   line.clear();
-  if (codec_ != nullptr) {
+  if (codec_ != nullptr && codec_->unit == CodeUnit::multibyte) {
+    line = decode_multibyte_line(*codec_, bytes, fmt::format("{}:{}", name_, line_number_));
+    return true;
+  }
+  if (codec_ != nullptr && codec_->unit == CodeUnit::byte) {
     for (std::size_t i = 0; i < bytes.size(); ++i) {
       const auto byte = static_cast<unsigned char>(bytes[i]);
       const char32_t c = codec_->table[byte];

@@ -140,7 +140,7 @@ TEST_CASE("evalcli sacrebleu -e latin-1 decodes ISO-8859-1 files as SacreBLEU 2.
     CHECK(result.out == expected);
   }
   // Codecs evalcli does not decode as Python does (tests/unit/byte_codec_test.cpp has those it does): exit 1.
-  for (const std::string encoding : {"utf-16", "shift_jis", "cp437", "windows-874", "foo"}) {
+  for (const std::string encoding : {"shift_jis", "euc_jp", "big5", "windows-874", "foo"}) {
     const auto result = run_cli({"sacrebleu", "latin1.ref", "-i", "latin1.hyp", "-e", encoding});
     CHECK(result.exit_code == 1);
     CHECK(result.out.empty());
