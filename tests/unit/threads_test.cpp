@@ -34,6 +34,32 @@ std::string random_lines(std::size_t lines, unsigned seed) {
   return text;
 }
 
+// Runs `args` with -j 1, 2 and 7 and checks that all three print the same (non-empty) bytes.
+void check_same_output_for_thread_counts(const std::vector<std::string>& args) {
+  std::string first_output;
+  for (const std::string threads : {"1", "2", "7"}) {
+    std::vector<std::string> with_threads = args;
+    with_threads.insert(with_threads.end(), {"-j", threads});
+    INFO(fmt::format("{}", fmt::join(with_threads, " ")));
+    const auto result = run_cli(with_threads);
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    if (threads == "1") {
+      first_output = result.out;
+      CHECK(!first_output.empty());
+    } else {
+      CHECK(result.out == first_output);
+    }
+  }
+}
+
+// `text` with an invalid UTF-8 byte at the start of (1-based) line `line`.
+std::string with_bad_byte_at_line(std::string text, int line) {
+  std::size_t offset = 0;
+  for (int l = 1; l < line; ++l) offset = text.find('\n', offset) + 1;
+  return text.insert(offset, "\xff");
+}
+
 }  // namespace
 
 TEST_CASE("worker pool: every task runs once; the lowest failing task's exception is rethrown", "[threads]") {
@@ -72,34 +98,16 @@ TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and stat
         {"-i", hyp1.path(), hyp2.path(), "--paired-bs", "--paired-bs-n", "100", "-f", "json"},
     };
     for (const auto& variant : variants) {
-      std::vector<std::string> base = {command, "-r", ref.path()};
-      base.insert(base.end(), variant.begin(), variant.end());
-      std::string first_output;
-      for (const std::string threads : {"1", "2", "7"}) {
-        std::vector<std::string> args = base;
-        args.insert(args.end(), {"-j", threads});
-        INFO(fmt::format("{}", fmt::join(args, " ")));
-        const auto result = run_cli(args);
-        INFO(result.err);
-        REQUIRE(result.exit_code == 0);
-        if (threads == "1") {
-          first_output = result.out;
-          CHECK(!first_output.empty());
-        } else {
-          CHECK(result.out == first_output);
-        }
-      }
+      std::vector<std::string> args = {command, "-r", ref.path()};
+      args.insert(args.end(), variant.begin(), variant.end());
+      check_same_output_for_thread_counts(args);
     }
   }
 }
 
 TEST_CASE("threads: a bad segment's error is the one a single thread meets first", "[threads]") {
   // Line 2,500 (in the second batch) and line 3,000 both hold invalid UTF-8; every thread count names 2,500.
-  std::string hyp = random_lines(3000, 4);
-  std::size_t offset = 0;
-  for (int line = 1; line < 2500; ++line) offset = hyp.find('\n', offset) + 1;
-  hyp.insert(offset, "\xff");
-  TempFile bad(hyp);
+  TempFile bad(with_bad_byte_at_line(random_lines(3000, 4), 2500));
   TempFile ref(random_lines(3000, 5));
   for (const std::string threads : {"1", "2", "7"}) {
     const auto result = run_cli({"bleu", "-r", ref.path(), "-i", bad.path(), "-j", threads});
@@ -143,34 +151,16 @@ TEST_CASE("threads: ppl prints the same bytes with -j 1, 2 and 7", "[threads][pp
       {"--lm", model.path(), "--shard", "2/3", "--stats-out", "-"},
   };
   for (const auto& variant : variants) {
-    std::string first_output;
-    for (const std::string threads : {"1", "2", "7"}) {
-      std::vector<std::string> args = {"ppl", "-i", text.path(), "-q", "-j", threads};
-      args.insert(args.end(), variant.begin(), variant.end());
-      INFO(fmt::format("{}", fmt::join(args, " ")));
-      const auto result = run_cli(args);
-      INFO(result.err);
-      REQUIRE(result.exit_code == 0);
-      if (threads == "1") {
-        first_output = result.out;
-        CHECK(!first_output.empty());
-      } else {
-        CHECK(result.out == first_output);
-      }
-    }
+    std::vector<std::string> args = {"ppl", "-i", text.path(), "-q"};
+    args.insert(args.end(), variant.begin(), variant.end());
+    check_same_output_for_thread_counts(args);
   }
 }
 
 TEST_CASE("threads: ppl stops at the first bad line, the lines before it printed", "[threads][ppl]") {
   TempFile model(small_arpa(1), ".arpa");
   // Invalid UTF-8 on line 1,500 (the second batch) and 2,000: every thread count prints lines 1..1,499, names 1,500.
-  std::string hyp = random_lines(2100, 7);
-  for (const int bad_line : {2000, 1500}) {
-    std::size_t offset = 0;
-    for (int line = 1; line < bad_line; ++line) offset = hyp.find('\n', offset) + 1;
-    hyp.insert(offset, "\xff");
-  }
-  TempFile bad(hyp);
+  TempFile bad(with_bad_byte_at_line(with_bad_byte_at_line(random_lines(2100, 7), 2000), 1500));
   for (const std::string threads : {"1", "2", "7"}) {
     const auto result = run_cli({"ppl", "--lm", model.path(), "-i", bad.path(), "--tokenize", "13a", "--kenlm-output",
                                  "-v", "sentence", "-j", threads});
