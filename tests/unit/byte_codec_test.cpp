@@ -223,7 +223,10 @@ TEST_CASE("UTF-16/32 codecs: lines and errors of the edge cases as Python's open
 
 TEST_CASE("GB18030, cp932, gbk, cp949: every 1- and 2-byte string (GB18030: and 4-byte form) decoded or refused as Python does",
           "[io][sacrebleu]") {
-  for (const auto& [name, python] : cases()["multibyte"].items()) {
+  for (const auto& entry : cases()["multibyte"].items()) {
+    // Named copies, not structured bindings: clang 14 cannot capture those in the lambda below.
+    const std::string name = entry.key();
+    const auto& python = entry.value();
     INFO(name);
     const auto codec = evalcli::find_byte_codec(name);
     REQUIRE(codec);
