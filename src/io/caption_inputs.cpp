@@ -113,8 +113,8 @@ CaptionSet read_jsonl_captions(const std::string& path, const std::vector<std::s
       ++count;
     }
     if (count != set.items.size()) {
-      throw input_error(fmt::format("line counts differ: {} has {} lines, {} has {} items", hyp_path, count,
-                                    path, set.items.size()));
+      throw input_error(fmt::format("line counts differ: {} has {} line{}, {} has {} item{}", hyp_path, count,
+                                    count == 1 ? "" : "s", path, set.items.size(), set.items.size() == 1 ? "" : "s"));
     }
   }
   return set;

@@ -106,17 +106,22 @@ bool ParallelReader::read_refs(std::vector<std::u32string>& refs) {
   throw_length_mismatch(false);
 }
 
+// "1 line", "2 lines": the count as the message reads it.
+static std::string line_count_phrase(std::size_t count) {
+  return fmt::format("{} line{}", count, count == 1 ? "" : "s");
+}
+
 void ParallelReader::throw_length_mismatch(bool) {
   // Count every stream to the end so the message can give all lengths.
   std::vector<std::string> parts;
   std::vector<std::size_t> hyp_lines, ref_lines;
   for (auto& reader : hyp_readers_) {
     hyp_lines.push_back(reader.count_total_lines());
-    parts.push_back(fmt::format("{} has {} lines", reader.name(), hyp_lines.back()));
+    parts.push_back(fmt::format("{} has {}", reader.name(), line_count_phrase(hyp_lines.back())));
   }
   for (auto& reader : ref_readers_) {
     ref_lines.push_back(reader.count_total_lines());
-    parts.push_back(fmt::format("{} has {} lines", reader.name(), ref_lines.back()));
+    parts.push_back(fmt::format("{} has {}", reader.name(), line_count_phrase(ref_lines.back())));
   }
   throw LineCountMismatch(fmt::format("line counts differ: {}", fmt::join(parts, ", ")), std::move(hyp_lines),
                           std::move(ref_lines));

@@ -150,7 +150,7 @@ TEST_CASE("line-count mismatch: exit 3 gives every length", "[bad_input]") {
   TempFile ref(kRef), hyp("one line\n");
   for (const auto& command : scoring_commands()) {
     const auto result = expect_error(command, {"-r", ref.path(), "-i", hyp.path()}, 3, "line counts differ");
-    CHECK(result.err.find(hyp.path() + " has 1 lines") != std::string::npos);
+    CHECK(result.err.find(hyp.path() + " has 1 line,") != std::string::npos);
     CHECK(result.err.find(ref.path() + " has 2 lines") != std::string::npos);
   }
 }

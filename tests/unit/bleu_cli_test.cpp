@@ -61,7 +61,7 @@ TEST_CASE("bad input: one clear line, documented exit code, no output file", "[b
     TempFile short_hyp("one line\n");
     const auto result = run({"bleu", "-r", ref.path(), "-i", short_hyp.path()});
     CHECK(result.exit_code == 3);
-    CHECK_THAT(result.err, Catch::Contains("has 1 lines") && Catch::Contains("has 3 lines"));
+    CHECK_THAT(result.err, Catch::Contains("has 1 line,") && Catch::Contains("has 3 lines"));
   }
   SECTION("missing file") {
     const auto result = run({"bleu", "-r", ref.path(), "-i", "/nonexistent/hyp.txt"});
