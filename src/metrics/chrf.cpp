@@ -12,6 +12,7 @@
 #include "evalcli/text/detail/pair_interner.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
+#include "metrics/chrf_char_ngrams.hpp"
 
 namespace evalcli {
 
@@ -97,171 +98,21 @@ void find_ngrams(std::span<const std::uint32_t> items, std::uint32_t root, int m
   }
 }
 
-// Character n-gram ids of one segment without hashing. The hypothesis's
-// distinct characters get dense ids 0..width-1; the id of an n-gram is then
-// table[(id of its first n-1 characters) * width + id of its last character]
-// (ids start at 1; a unigram's id is its character's number + 1, and 0
-// marks an empty slot or an n-gram the hypothesis lacks), a plain array read. The
-// table holds (1 + ngrams) * width slots, so a segment whose table would be too
-// large falls back to the PairInterner. Only the slots a segment set are
-// cleared afterwards.
-class DenseCharNgrams {
- public:
-  static constexpr std::uint32_t kAbsent = 0xFFFFFFFFu;  // a character the hypothesis lacks
-  static constexpr std::size_t kMaxSlots = std::size_t{1} << 22;
-
-  DenseCharNgrams() : direct_(kDirect, 0) {}
-
-  // Replaces each code point of the hypothesis by its dense id, numbering new ones;
-  // false (and nothing kept) when the table for `char_order` would exceed kMaxSlots.
-  bool number_hypothesis(std::vector<std::uint32_t>& items, int char_order) {
-    for (auto& c : items) {
-      std::uint32_t& slot = slot_of(c);
-      if (slot == 0) {
-        chars_.push_back(c);
-        slot = static_cast<std::uint32_t>(chars_.size());
-      }
-      c = slot - 1;
-    }
-    width_ = chars_.size();
-    const std::size_t slots = (1 + items.size() * static_cast<std::size_t>(char_order)) * width_;
-    if (slots > kMaxSlots) {
-      for (auto& c : items) c = chars_[c];  // the code points again
-      clear();
-      return false;
-    }
-    if (table_.size() < slots) table_.resize(slots, 0);
-    return true;
-  }
-  // Replaces each code point of a reference by its dense id, or kAbsent.
-  void number_reference(std::vector<std::uint32_t>& items) {
-    for (auto& c : items) c = c < kDirect ? direct_[c] - 1 : find_other(c);  // 0 - 1 = kAbsent
-  }
-
-  // The ids of the hypothesis's n-grams of orders 1..max_order (items numbered).
-  // Without branches (whether an n-gram is new is a coin toss at low orders):
-  // every slot read is written back, and the new-id counter moves by 0 or 1.
-  void extract(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
-               std::vector<std::uint32_t>& prefix) {
-    // Unigrams need no table: characters are numbered in order of first
-    // occurrence, which is the order unigram ids are handed out in, so a
-    // character's unigram id is its number + 1.
-    prefix.resize(items.size());
-    ids[0].resize(items.size());
-    for (std::size_t i = 0; i < items.size(); ++i) prefix[i] = ids[0][i] = items[i] + 1;
-    touched_.resize(items.size() * static_cast<std::size_t>(max_order));
-    std::uint32_t* const table = table_.data();
-    std::size_t* const touched = touched_.data();
-    const std::size_t width = width_;
-    std::uint32_t next_id = static_cast<std::uint32_t>(width_) + 1;
-    std::size_t touched_count = 0;
-    for (int n = 2; n <= max_order; ++n) {
-      auto& out = ids[static_cast<std::size_t>(n - 1)];
-      const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
-      out.resize(count);
-      if (count == 0) continue;  // (and `items` may be empty: no pointer arithmetic on its null data())
-      std::uint32_t* const out_ids = out.data();
-      const std::uint32_t* const last = items.data() + (n - 1);
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t at = prefix[i] * width + last[i];
-        const std::uint32_t found = table[at];
-        const std::uint32_t is_new = found == 0 ? 1 : 0;
-        const std::uint32_t id = is_new ? next_id : found;
-        table[at] = id;
-        touched[touched_count] = at;
-        touched_count += is_new;
-        next_id += is_new;
-        prefix[i] = id;
-        out_ids[i] = id;
-      }
-    }
-    touched_.resize(touched_count);
-    next_id_ = next_id;
-  }
-  // Like extract for a reference (items numbered): ids of the n-grams the
-  // hypothesis has, totals of all n-grams per order. Also without branches:
-  // a missing n-gram reads slot 0 and is masked to id 0 ("absent").
-  void find(std::span<const std::uint32_t> items, int max_order, std::vector<std::vector<std::uint32_t>>& ids,
-            std::vector<std::size_t>& totals, std::vector<std::uint32_t>& prefix) const {
-    prefix.assign(items.size(), 0);  // 0 = the root for order 1, then "absent"
-    for (int n = 1; n <= max_order; ++n) {
-      auto& out = ids[static_cast<std::size_t>(n - 1)];
-      const std::size_t count = items.size() >= static_cast<std::size_t>(n) ? items.size() - n + 1 : 0;
-      totals[static_cast<std::size_t>(n - 1)] = count;
-      out.resize(count);
-      if (width_ == 0 || count == 0) {  // an empty hypothesis (the table may be empty) or no n-gram of this order
-        out.clear();
-        continue;
-      }
-      const std::uint32_t* const table = table_.data();
-      const std::size_t width = width_;
-      std::uint32_t* const out_ids = out.data();
-      const std::uint32_t* const last = items.data() + (n - 1);
-      std::size_t found_count = 0;
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t c = last[i];
-        if (n == 1) {  // the unigram id (see extract); kAbsent + 1 wraps to 0
-          prefix[i] = c + 1;
-          out_ids[found_count] = c + 1;
-          found_count += c != kAbsent ? 1 : 0;
-          continue;
-        }
-        const bool known = prefix[i] != 0 && c != kAbsent;
-        const std::size_t at = known ? prefix[i] * width + c : 0;
-        const std::uint32_t id = known ? table[at] : 0;
-        prefix[i] = id;
-        out_ids[found_count] = id;
-        found_count += id != 0 ? 1 : 0;
-      }
-      out.resize(found_count);
-    }
-  }
-
-  // One past the largest n-gram id handed out.
-  std::uint32_t next_id() const { return next_id_; }
-
-  // Forgets the segment: the table and the character ids are all zero again.
-  void clear() {
-    for (const std::size_t at : touched_) table_[at] = 0;
-    touched_.clear();
-    for (const std::uint32_t c : chars_) slot_of(c) = 0;
-    chars_.clear();
-    other_.clear();
-    next_id_ = 1;
-  }
-
- private:
-  static constexpr std::uint32_t kDirect = 0x10000;  // code points with a direct id slot
-
-  std::uint32_t& slot_of(std::uint32_t c) {
-    return c < kDirect ? direct_[c] : other_[c];
-  }
-  std::uint32_t find_other(std::uint32_t c) const {
-    const auto found = other_.find(c);
-    return found == other_.end() ? kAbsent : found->second - 1;
-  }
-
-  std::vector<std::uint32_t> direct_;                    // code point -> dense id + 1 (0: none)
-  std::unordered_map<std::uint32_t, std::uint32_t> other_;  // the same above U+FFFF
-  std::vector<std::uint32_t> chars_;                     // the segment's characters, in id order
-  std::vector<std::uint32_t> table_;
-  std::vector<std::size_t> touched_;
-  std::size_t width_ = 0;
-  std::uint32_t next_id_ = 1;
-};
-
 struct Workspace {
   text::PairInterner ngrams;
-  DenseCharNgrams dense_chars;
-  bool chars_dense = false;  // this segment's character n-grams use dense_chars
+  detail::DenseCharNgrams dense_chars;
+  std::vector<detail::NgramCounts> char_counts;  // [reference][order], from dense_chars
   // Word ids of the segment; keys view the input lines or strings in keep_alive
   // (a deque: its elements never move while the segment is processed).
   text::StringInterner words;
   std::deque<std::u32string> keep_alive;
-  std::vector<std::uint32_t> items, prefix;
+  std::u32string_view hyp_line;
+  std::vector<std::u32string_view> ref_lines;  // after the pipeline
+  std::vector<std::uint32_t> hyp_chars, items, prefix;
+  std::vector<std::vector<std::uint32_t>> ref_chars;  // character texts
   SideNgrams hyp, ref;
   std::vector<std::uint32_t> ref_counts;
-  std::vector<Stat> stats, best;
+  std::vector<Stat> stats;
 };
 
 }  // namespace
@@ -306,50 +157,71 @@ std::vector<std::string> Chrf::stat_names() const {
 
 namespace {
 
-// N-gram ids of one line, all character orders then all word orders. With a
-// tokenizer, the n-grams are those of the tokenizer's output text (tokens joined by
-// one space), taken as SacreBLEU takes them from any text: the same numbers as
-// `evalcli tokenize ... | sacrebleu -m chrf`.
-// The hypothesis (`is_hyp`) interns its n-grams, a reference looks them up.
-void line_ngrams(std::u32string_view line, bool is_hyp, const ChrfOptions& options, const TextPipeline& pipeline,
-                 Workspace& ws, SideNgrams& side) {
-  const auto nc = static_cast<std::size_t>(options.char_order);
-  side.ids.resize(nc + static_cast<std::size_t>(options.word_order));
-  side.totals.resize(side.ids.size());
-  if (!options.tokenizer.empty()) {
-    line = ws.keep_alive.emplace_back(pipeline.process(line));
-  } else if (pipeline.has_normalizers() || pipeline.lowercase()) {
-    line = ws.keep_alive.emplace_back(pipeline.normalize(line));
-  }
-  ws.items.clear();
-  for (char32_t c : line) {
-    if (options.whitespace || !text::is_space(c)) ws.items.push_back(static_cast<std::uint32_t>(c));
-  }
-  if (is_hyp) {
-    ws.chars_dense = options.char_order > 0 && ws.dense_chars.number_hypothesis(ws.items, options.char_order);
-    if (ws.chars_dense) {
-      ws.dense_chars.extract(ws.items, options.char_order, side.ids, ws.prefix);
-      ws.ngrams.clear(ws.dense_chars.next_id());  // word n-gram ids follow the character ones
-    } else {
-      extract_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side.ids, 0, ws.prefix);
-    }
-  } else if (ws.chars_dense) {
-    ws.dense_chars.number_reference(ws.items);
-    ws.dense_chars.find(ws.items, options.char_order, side.ids, side.totals, ws.prefix);
-  } else {
-    find_ngrams(ws.items, kCharRoot, options.char_order, ws.ngrams, side, 0, ws.prefix);
-  }
-  if (options.word_order == 0) return;
+// The line chrF takes its n-grams from. With a tokenizer, the tokenizer's output
+// text (tokens joined by one space), taken as SacreBLEU takes them from any text:
+// the same numbers as `evalcli tokenize ... | sacrebleu -m chrf`.
+std::u32string_view pipeline_line(std::u32string_view line, const ChrfOptions& options, const TextPipeline& pipeline,
+                                  Workspace& ws) {
+  if (!options.tokenizer.empty()) return ws.keep_alive.emplace_back(pipeline.process(line));
+  if (pipeline.has_normalizers() || pipeline.lowercase()) return ws.keep_alive.emplace_back(pipeline.normalize(line));
+  return line;
+}
 
-  ws.items.clear();
-  if (is_hyp) {
-    for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.id(word));
-    extract_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, side.ids, nc, ws.prefix);
-  } else {
-    // A word the hypothesis lacks is kAbsent, which no hypothesis unigram has as its item.
-    for (const auto word : chrf_words(line)) ws.items.push_back(ws.words.find(word));
-    find_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, side, nc, ws.prefix);
+// The code points character n-grams are taken from: whitespace dropped unless kept.
+void char_text(std::u32string_view line, bool keep_whitespace, std::vector<std::uint32_t>& out) {
+  out.resize(line.size());
+  std::size_t kept = 0;
+  for (char32_t c : line) {  // every character written, kept or not: no branch
+    out[kept] = static_cast<std::uint32_t>(c);
+    kept += keep_whitespace || !text::is_space(c) ? 1 : 0;
   }
+  out.resize(kept);
+}
+
+// The hypothesis's n-gram ids from the PairInterner: the character orders when
+// `with_chars` (segments DenseCharNgrams cannot take), then the word orders.
+void intern_hypothesis(bool with_chars, const ChrfOptions& options, Workspace& ws) {
+  const auto nc = static_cast<std::size_t>(options.char_order);
+  ws.hyp.ids.resize(nc + static_cast<std::size_t>(options.word_order));
+  ws.hyp.totals.resize(ws.hyp.ids.size());
+  if (with_chars) extract_ngrams(ws.hyp_chars, kCharRoot, options.char_order, ws.ngrams, ws.hyp.ids, 0, ws.prefix);
+  if (options.word_order == 0) return;
+  ws.items.clear();
+  for (const auto word : chrf_words(ws.hyp_line)) ws.items.push_back(ws.words.id(word));
+  extract_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, ws.hyp.ids, nc, ws.prefix);
+}
+
+// The same for reference r, looking n-grams up only (into ws.ref).
+void find_reference(std::size_t r, bool with_chars, const ChrfOptions& options, Workspace& ws) {
+  const auto nc = static_cast<std::size_t>(options.char_order);
+  ws.ref.ids.resize(ws.hyp.ids.size());
+  ws.ref.totals.resize(ws.hyp.ids.size());
+  if (with_chars) find_ngrams(ws.ref_chars[r], kCharRoot, options.char_order, ws.ngrams, ws.ref, 0, ws.prefix);
+  if (options.word_order == 0) return;
+  ws.items.clear();
+  // A word the hypothesis lacks is kAbsent, which no hypothesis unigram has as its item.
+  for (const auto word : chrf_words(ws.ref_lines[r])) ws.items.push_back(ws.words.find(word));
+  find_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, ws.ref, nc, ws.prefix);
+}
+
+}  // namespace
+
+namespace {
+
+// The counts of one order from n-gram ids: sum over the distinct hypothesis
+// n-grams of min(hyp count, ref count). `ref_counts` is all zero before and after.
+detail::NgramCounts match_ids(std::span<const std::uint32_t> hyp_ids, std::span<const std::uint32_t> ref_ids,
+                                  std::size_t ref_total, std::vector<std::uint32_t>& ref_counts) {
+  for (auto id : ref_ids) ++ref_counts[id];
+  std::size_t match = 0;
+  for (auto id : hyp_ids) {  // without a branch: whether it matches is a coin toss
+    const std::uint32_t left = ref_counts[id];
+    const std::uint32_t matched = left > 0 ? 1 : 0;
+    ref_counts[id] = left - matched;
+    match += matched;
+  }
+  for (auto id : ref_ids) ref_counts[id] = 0;
+  return {hyp_ids.size(), ref_total, match};
 }
 
 }  // namespace
@@ -357,37 +229,36 @@ void line_ngrams(std::u32string_view line, bool is_hyp, const ChrfOptions& optio
 void Chrf::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   thread_local Workspace ws;
   const std::size_t orders = num_orders();
+  const auto nc = static_cast<std::size_t>(options_.char_order);
   ws.ngrams.clear();
-  ws.dense_chars.clear();
   ws.words.clear();
   ws.keep_alive.clear();
   std::fill(out, out + 3 * orders, 0.0);
   if (refs.empty()) return;
-  line_ngrams(hyp, true, options_, *pipeline_, ws, ws.hyp);
+  ws.hyp_line = pipeline_line(hyp, options_, *pipeline_, ws);
+  char_text(ws.hyp_line, options_.whitespace, ws.hyp_chars);
+  ws.ref_lines.resize(refs.size());
+  ws.ref_chars.resize(refs.size());
+  for (std::size_t r = 0; r < refs.size(); ++r) {
+    ws.ref_lines[r] = pipeline_line(refs[r], options_, *pipeline_, ws);
+    char_text(ws.ref_lines[r], options_.whitespace, ws.ref_chars[r]);
+  }
+  const bool chars_dense =
+      nc > 0 && ws.dense_chars.count(ws.hyp_chars, std::span(ws.ref_chars.data(), refs.size()), nc, ws.char_counts);
+  intern_hypothesis(!chars_dense, options_, ws);
   ws.stats.assign(3 * orders, 0.0);
   double best_f = -1.0;
-  for (const auto& ref : refs) {
-    line_ngrams(ref, false, options_, *pipeline_, ws, ws.ref);
-    // Every entry is zero between uses (the loop below resets what it counts).
+  for (std::size_t r = 0; r < refs.size(); ++r) {
+    find_reference(r, !chars_dense, options_, ws);
     if (ws.ref_counts.size() < ws.ngrams.next_id()) ws.ref_counts.resize(ws.ngrams.next_id(), 0);
     for (std::size_t k = 0; k < orders; ++k) {
-      const auto& ref_ids = ws.ref.ids[k];
-      const auto& hyp_ids = ws.hyp.ids[k];
-      for (auto id : ref_ids) ++ws.ref_counts[id];
-      // sum over distinct hyp n-grams of min(hyp count, ref count)
-      std::size_t match = 0;
-      for (auto id : hyp_ids) {  // without a branch: whether it matches is a coin toss
-        const std::uint32_t left = ws.ref_counts[id];
-        const std::uint32_t matched = left > 0 ? 1 : 0;
-        ws.ref_counts[id] = left - matched;
-        match += matched;
-      }
-      for (auto id : ref_ids) ws.ref_counts[id] = 0;
+      const detail::NgramCounts counts = k < nc && chars_dense
+                                             ? ws.char_counts[r * nc + k]
+                                             : match_ids(ws.hyp.ids[k], ws.ref.ids[k], ws.ref.totals[k], ws.ref_counts);
       // The hypothesis count is reported as 0 when the reference has no n-gram of this order.
-      const std::size_t ref_total = ws.ref.totals[k];
-      ws.stats[3 * k] = ref_total == 0 ? 0.0 : static_cast<Stat>(hyp_ids.size());
-      ws.stats[3 * k + 1] = static_cast<Stat>(ref_total);
-      ws.stats[3 * k + 2] = static_cast<Stat>(match);
+      ws.stats[3 * k] = counts.ref == 0 ? 0.0 : static_cast<Stat>(counts.hyp);
+      ws.stats[3 * k + 1] = static_cast<Stat>(counts.ref);
+      ws.stats[3 * k + 2] = static_cast<Stat>(counts.match);
     }
     const double f = score(ws.stats);
     if (f > best_f) {  // ties keep the earlier reference

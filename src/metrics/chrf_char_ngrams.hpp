@@ -1,0 +1,158 @@
+#pragma once
+// chrF's character n-gram matches of one segment without hashing, one order at
+// a time so that the table stays in L1. The hypothesis's distinct characters
+// are numbered 1..W (0: a reference character the hypothesis lacks). Order 1's
+// ids are those numbers; the id of an order-n n-gram is
+// table[(id of its first n-1 characters) * (W + 1) + number of its last one],
+// handed out 1, 2, ... as the hypothesis's n-grams of that order come. Row 0
+// and column 0 are never written, so an n-gram the hypothesis lacks reads id 0
+// and so does every longer one starting with it: no branch. The table holds
+// the rows of one order only (at most one per hypothesis position) and is
+// cleared, slot by slot, before the next order.
+// A segment whose table would exceed kMaxSlots makes count() return false; it
+// takes the general path (chrf.cpp).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace evalcli::detail {
+
+// One order's n-grams: of the hypothesis, of the reference, and matched (the sum
+// over the distinct hypothesis n-grams of min(hyp count, ref count)).
+struct NgramCounts {
+  std::size_t hyp = 0, ref = 0, match = 0;
+
+  bool operator==(const NgramCounts&) const = default;
+};
+
+class DenseCharNgrams {
+ public:
+  static constexpr std::size_t kMaxSlots = std::size_t{1} << 22;
+
+  DenseCharNgrams() : direct_(kDirect, 0) {}
+
+  // The counts of orders 1..max_order of the character texts `hyp` and each of
+  // `refs` into out[r * max_order + n - 1]. False (out untouched) when too large.
+  bool count(std::span<const std::uint32_t> hyp, std::span<const std::vector<std::uint32_t>> refs,
+             std::size_t max_order, std::vector<NgramCounts>& out) {
+    number_characters(hyp, refs);
+    const std::size_t stride = chars_.size() + 1;
+    if ((hyp.size() + 1) * stride > kMaxSlots) {
+      forget_characters();
+      return false;
+    }
+    if (table_.size() < (hyp.size() + 1) * stride) table_.resize((hyp.size() + 1) * stride, 0);
+    out.assign(refs.size() * max_order, NgramCounts{});
+    hyp_ids_ = hyp_numbers_;  // order 1: an n-gram's id is its character's number
+    std::uint32_t distinct = static_cast<std::uint32_t>(chars_.size());
+    for (std::size_t n = 1; n <= max_order; ++n) {
+      if (n > 1) distinct = extend_hypothesis(n, stride);
+      for (std::size_t r = 0; r < refs.size(); ++r) {
+        if (n > 1) extend_reference(ref_ids_[r], ref_numbers_[r], n, stride);
+        out[r * max_order + n - 1] = match(ref_ids_[r], distinct);
+      }
+      clear_table();
+    }
+    forget_characters();
+    return true;
+  }
+
+ private:
+  static constexpr std::uint32_t kDirect = 0x10000;  // code points with a direct number slot
+
+  // Numbers the hypothesis's distinct characters 1..W in order of first
+  // appearance; the references' characters get those numbers or 0.
+  void number_characters(std::span<const std::uint32_t> hyp, std::span<const std::vector<std::uint32_t>> refs) {
+    hyp_numbers_.resize(hyp.size());
+    for (std::size_t i = 0; i < hyp.size(); ++i) {
+      std::uint32_t& number = number_slot(hyp[i]);
+      if (number == 0) {
+        chars_.push_back(hyp[i]);
+        number = static_cast<std::uint32_t>(chars_.size());
+      }
+      hyp_numbers_[i] = number;
+    }
+    ref_numbers_.resize(refs.size());
+    ref_ids_.resize(refs.size());
+    for (std::size_t r = 0; r < refs.size(); ++r) {
+      ref_numbers_[r].resize(refs[r].size());
+      for (std::size_t i = 0; i < refs[r].size(); ++i) ref_numbers_[r][i] = number_of(refs[r][i]);
+      ref_ids_[r] = ref_numbers_[r];
+    }
+  }
+  std::uint32_t& number_slot(std::uint32_t c) { return c < kDirect ? direct_[c] : other_[c]; }
+  std::uint32_t number_of(std::uint32_t c) const {
+    if (c < kDirect) return direct_[c];
+    const auto found = other_.find(c);
+    return found == other_.end() ? 0 : found->second;
+  }
+  void forget_characters() {
+    for (const std::uint32_t c : chars_) number_slot(c) = 0;
+    chars_.clear();
+    other_.clear();
+  }
+
+  // hyp_ids_[i]: the id of the order-(n-1) n-gram at i becomes that of the
+  // order-n one. Without branches (whether an n-gram is new is a coin toss at
+  // low orders): every slot read is written back, the counter moves by 0 or 1.
+  // Returns how many distinct n-grams of order n the hypothesis has.
+  std::uint32_t extend_hypothesis(std::size_t n, std::size_t stride) {
+    const std::size_t count = hyp_numbers_.size() >= n ? hyp_numbers_.size() - n + 1 : 0;
+    hyp_ids_.resize(count);
+    touched_.resize(count);
+    std::uint32_t* const table = table_.data();
+    std::uint32_t next_id = 1;
+    std::size_t touched = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t at = hyp_ids_[i] * stride + hyp_numbers_[i + n - 1];
+      const std::uint32_t found = table[at];
+      const std::uint32_t is_new = found == 0 ? 1 : 0;
+      const std::uint32_t id = is_new ? next_id : found;
+      table[at] = id;
+      touched_[touched] = at;
+      touched += is_new;
+      next_id += is_new;
+      hyp_ids_[i] = id;
+    }
+    touched_.resize(touched);
+    return next_id - 1;
+  }
+  // The same for a reference, only reading the table (0: the hypothesis lacks it).
+  void extend_reference(std::vector<std::uint32_t>& ids, const std::vector<std::uint32_t>& numbers, std::size_t n,
+                        std::size_t stride) const {
+    const std::size_t count = numbers.size() >= n ? numbers.size() - n + 1 : 0;
+    ids.resize(count);
+    for (std::size_t i = 0; i < count; ++i) ids[i] = table_[ids[i] * stride + numbers[i + n - 1]];
+  }
+  // The counts of one order, from the current ids (1..distinct; a reference's 0 is absent).
+  NgramCounts match(const std::vector<std::uint32_t>& ref_ids, std::uint32_t distinct) {
+    ref_counts_.assign(distinct + std::size_t{1}, 0);
+    for (const std::uint32_t id : ref_ids) ++ref_counts_[id];
+    ref_counts_[0] = 0;
+    std::size_t matched = 0;
+    for (const std::uint32_t id : hyp_ids_) {  // without a branch, as above
+      const std::uint32_t left = ref_counts_[id];
+      const std::uint32_t used = left > 0 ? 1 : 0;
+      ref_counts_[id] = left - used;
+      matched += used;
+    }
+    return {hyp_ids_.size(), ref_ids.size(), matched};
+  }
+  void clear_table() {
+    for (const std::size_t at : touched_) table_[at] = 0;
+    touched_.clear();
+  }
+
+  std::vector<std::uint32_t> direct_;                       // code point -> number (0: none)
+  std::unordered_map<std::uint32_t, std::uint32_t> other_;  // the same above U+FFFF
+  std::vector<std::uint32_t> chars_;                        // the hypothesis's characters, by number - 1
+  std::vector<std::uint32_t> hyp_numbers_, hyp_ids_;
+  std::vector<std::vector<std::uint32_t>> ref_numbers_, ref_ids_;
+  std::vector<std::uint32_t> table_, ref_counts_;
+  std::vector<std::size_t> touched_;
+};
+
+}  // namespace evalcli::detail
