@@ -52,8 +52,11 @@ class CiderCorpusRun {
   // References per item when all items have the same number, else 0 ("var").
   std::size_t uniform_refs() const { return uniform_refs_; }
 
-  // Pass 2 (once): per system, the rows [score, 1] of its images.
-  std::vector<SystemStats> system_stats(const ItemProgress& on_items = {});
+  // Pass 2 (once): per system, the rows [score, 1] of its images. The spilled
+  // documents are read back in blocks and each block is scored on `pool`'s
+  // threads when given (the same rows for any thread count).
+  std::vector<SystemStats> system_stats(const ItemProgress& on_items = {}, WorkerPool* pool = nullptr);
+  static constexpr std::size_t kScoringBlockItems = 1024;
 
  private:
   class Spill;
