@@ -13,11 +13,14 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/sha256.hpp"
+#include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/parallel_reader.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli {
 namespace {
+
+constexpr std::size_t kOneThreadBlockItems = 64;  // pass 2's blocks with one thread
 
 // Tokenizes every caption the way the reference tools do, in place (each
 // line's old text is freed as its tokenized form arrives, so the memory is
@@ -233,10 +236,12 @@ std::vector<SystemStats> CiderCorpusRun::system_stats(const ItemProgress& on_ite
     systems[s].rows.reserve(ids_.size());
   }
   // Blocks of records: read in order, scored on the threads, added in order.
+  // One thread needs no block to share out: it keeps few records in memory.
+  const std::size_t block_items = pool && pool->size() > 1 ? kScoringBlockItems : kOneThreadBlockItems;
   std::vector<std::string_view> records;
   std::vector<std::vector<double>> scores;
   for (std::size_t done = 0; done < ids_.size();) {
-    const std::size_t count = std::min(kScoringBlockItems, ids_.size() - done);
+    const std::size_t count = std::min(block_items, ids_.size() - done);
     spill_->read_records(count, records);
     scores.resize(count);
     corpus_->score_saved_documents(records, scores, pool);
