@@ -85,7 +85,8 @@ class CiderCorpusRun::Spill {
   Spill(const Spill&) = delete;
   Spill& operator=(const Spill&) = delete;
 
-  // The record being written: count_document() appends to it.
+  // The record being written: count_document() appends to it (pass 2 reads
+  // blocks of records into the same buffer).
   std::string& record() { return record_; }
   void write_record() {
     const std::uint64_t size = record_.size();

@@ -6,8 +6,8 @@
 //
 // Memory is the n-gram table and the document frequencies, not the n-gram
 // vectors of every caption: pass 1 counts each document and writes its n-gram
-// vectors to an unnamed temporary file, pass 2 reads and scores them one
-// document at a time. Plain text (files or standard input) is streamed in
+// vectors to an unnamed temporary file, pass 2 reads them back and scores
+// them a block of documents at a time. Plain text (files or standard input) is streamed in
 // blocks; captions read whole (JSONL, COCO) are freed after pass 1.
 #include <cstdio>
 #include <functional>
