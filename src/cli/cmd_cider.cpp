@@ -19,6 +19,7 @@
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/signature.hpp"
+#include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/caption_inputs.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/cider_corpus.hpp"
@@ -187,7 +188,9 @@ void run_cider(MetricRun& run, Streams& io) {
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The
   // corpus score is numpy's mean of them (cider_presentation), the statistics
   // options work on them as on any metric's.
-  const std::vector<SystemStats> systems = inputs->system_stats(pass_progress(progress, kPass2, inputs->ids().size()));
+  WorkerPool pool(static_cast<unsigned>(o.output.threads));
+  const std::vector<SystemStats> systems =
+      inputs->system_stats(pass_progress(progress, kPass2, inputs->ids().size()), &pool);
   progress.finish();
   const auto presentation = cider_presentation(corpus.documents(), inputs->ids());
   const std::size_t nrefs = inputs->uniform_refs() > 0 ? inputs->uniform_refs() : kVariableRefs;

@@ -533,6 +533,41 @@ void check_options(const CiderOptions& options) {
   if (!(options.sigma > 0.0)) throw usage_error("CIDEr-D sigma must be positive");
 }
 
+// Scores each hypothesis of the document whose sentences start at `first_ref`
+// in `store` against its references, then drops the document.
+void score_stored_document(SentenceStore& store, std::uint32_t first_ref, std::uint32_t refs, std::uint32_t hyps,
+                           const LargeVector<double>& idf, const CiderOptions& options, ScoringScratch& scratch,
+                           std::vector<double>& scores) {
+  if (refs == 0) throw Error(ExitCode::internal, "CIDEr: document without references");
+  scores.clear();
+  for (std::uint32_t s = 0; s < hyps; ++s) {
+    scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, idf, options, scratch));
+  }
+  store.truncate(first_ref);
+}
+
+// One thread's buffers for scoring the records count_document() saved: the
+// sentences of the record being scored (a store of its own: the corpus's
+// n-gram table is only needed through the ids the record holds) and scratch.
+class SavedDocumentScorer {
+ public:
+  explicit SavedDocumentScorer(int max_n) : store_(max_n) {}
+
+  void score(std::string_view saved, const LargeVector<double>& idf, const CiderOptions& options,
+             std::vector<double>& scores) {
+    std::uint32_t counts[2] = {0, 0};  // references, hypotheses
+    if (saved.size() < sizeof counts) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+    std::memcpy(counts, saved.data(), sizeof counts);
+    saved.remove_prefix(sizeof counts);
+    const std::uint32_t first_ref = store_.load_sentences(counts[0] + counts[1], saved);
+    score_stored_document(store_, first_ref, counts[0], counts[1], idf, options, scratch_, scores);
+  }
+
+ private:
+  SentenceStore store_;
+  ScoringScratch scratch_;
+};
+
 }  // namespace
 
 struct CiderCorpus::Impl {
@@ -548,8 +583,9 @@ struct CiderCorpus::Impl {
   std::vector<CaptionWords> batch_words;         // scratch of add_document_words()
   std::optional<std::vector<std::uint32_t>> loaded_df;
   std::size_t loaded_documents = 0;
-  std::optional<LargeVector<double>> idf;  // score_document()'s weights, made once the df are final
+  std::optional<LargeVector<double>> idf;  // pass 2's weights, made once the df are final
   ScoringScratch scratch;                  // score_document()'s buffers
+  std::vector<std::unique_ptr<SavedDocumentScorer>> saved_scorers;  // score_saved_documents()'s, one per piece
 
   std::vector<std::uint32_t> df_in_effect() const { return loaded_df ? *loaded_df : store.document_frequencies(); }
   std::size_t document_count() const { return documents.size() + dropped_documents; }
@@ -563,17 +599,11 @@ struct CiderCorpus::Impl {
     batch_texts.insert(batch_texts.end(), hyps.begin(), hyps.end());
     return store.add_batch(batch_texts, count_df ? refs.size() : 0);
   }
-  // Scores the document whose sentences start at `first_ref` in the store,
-  // then drops it.
-  void score_loaded(std::uint32_t first_ref, std::uint32_t refs, std::uint32_t hyps, std::vector<double>& scores) {
-    if (refs == 0) throw Error(ExitCode::internal, "CIDEr: document without references");
-    // A counted document brings no new n-gram; any other gets idf log(N) for its new ones, as in score_all().
+  // The idf of pass 2. A counted document brings no new n-gram; any other
+  // gets idf log(N) for its new ones, as in score_all().
+  const LargeVector<double>& pass2_idf() {
     if (!idf || idf->size() < store.table.size()) idf = inverse_frequencies();
-    scores.clear();
-    for (std::uint32_t s = 0; s < hyps; ++s) {
-      scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, *idf, options, scratch));
-    }
-    store.truncate(first_ref);
+    return *idf;
   }
   // idf of every n-gram id, from the document frequencies in effect.
   LargeVector<double> inverse_frequencies() const {
@@ -640,13 +670,30 @@ void CiderCorpus::count_document(std::span<const std::u32string> tokenized_refs,
 }
 
 void CiderCorpus::score_saved_document(std::string_view saved, std::vector<double>& scores) {
+  score_saved_documents(std::span<const std::string_view>(&saved, 1), std::span<std::vector<double>>(&scores, 1));
+}
+
+void CiderCorpus::score_saved_documents(std::span<const std::string_view> saved, std::span<std::vector<double>> scores,
+                                        WorkerPool* pool) {
   Impl& d = *impl_;
-  std::uint32_t counts[2] = {0, 0};  // references, hypotheses
-  if (saved.size() < sizeof counts) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
-  std::memcpy(counts, saved.data(), sizeof counts);
-  saved.remove_prefix(sizeof counts);
-  const std::uint32_t first_ref = d.store.load_sentences(counts[0] + counts[1], saved);
-  d.score_loaded(first_ref, counts[0], counts[1], scores);
+  if (scores.size() != saved.size()) throw Error(ExitCode::internal, "CIDEr: one score list per saved document");
+  const LargeVector<double>& idf = d.pass2_idf();
+  // One contiguous piece of the records per thread, each with its own buffers
+  // (kept for the next call: the per-id weights are as long as the n-gram table).
+  constexpr std::size_t kRecordsPerPiece = 64;
+  const std::size_t pieces =
+      pool ? std::clamp<std::size_t>((saved.size() + kRecordsPerPiece - 1) / kRecordsPerPiece, 1, pool->size()) : 1;
+  while (d.saved_scorers.size() < pieces) d.saved_scorers.push_back(std::make_unique<SavedDocumentScorer>(d.options.max_n));
+  const auto score_piece = [&](std::size_t piece) {
+    SavedDocumentScorer& scorer = *d.saved_scorers[piece];
+    const std::size_t end = saved.size() * (piece + 1) / pieces;
+    for (std::size_t i = saved.size() * piece / pieces; i < end; ++i) scorer.score(saved[i], idf, d.options, scores[i]);
+  };
+  if (pieces <= 1) {
+    score_piece(0);
+  } else {
+    pool->for_each(pieces, score_piece);
+  }
 }
 
 void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
@@ -654,8 +701,9 @@ void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
   Impl& d = *impl_;
   if (tokenized_refs.empty()) throw Error(ExitCode::internal, "CIDEr: document without references");
   const std::uint32_t first_ref = d.add_batch(tokenized_refs, tokenized_hyps, false);
-  d.score_loaded(first_ref, static_cast<std::uint32_t>(tokenized_refs.size()),
-                 static_cast<std::uint32_t>(tokenized_hyps.size()), scores);
+  const LargeVector<double>& idf = d.pass2_idf();
+  score_stored_document(d.store, first_ref, static_cast<std::uint32_t>(tokenized_refs.size()),
+                        static_cast<std::uint32_t>(tokenized_hyps.size()), idf, d.options, d.scratch, scores);
 }
 
 std::size_t CiderCorpus::documents() const { return impl_->document_count(); }

@@ -13,11 +13,14 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/sha256.hpp"
+#include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/parallel_reader.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli {
 namespace {
+
+constexpr std::size_t kOneThreadBlockItems = 64;  // pass 2's blocks with one thread
 
 // Tokenizes every caption the way the reference tools do, in place (each
 // line's old text is freed as its tokenized form arrives, so the memory is
@@ -82,7 +85,8 @@ class CiderCorpusRun::Spill {
   Spill(const Spill&) = delete;
   Spill& operator=(const Spill&) = delete;
 
-  // The record being written: count_document() appends to it.
+  // The record being written: count_document() appends to it (pass 2 reads
+  // blocks of records into the same buffer).
   std::string& record() { return record_; }
   void write_record() {
     const std::uint64_t size = record_.size();
@@ -94,12 +98,24 @@ class CiderCorpusRun::Spill {
   void rewind() {
     if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) fail("cannot write");
   }
-  std::string_view read_record() {
-    std::uint64_t size = 0;
-    if (std::fread(&size, sizeof size, 1, file_) != 1) fail("cannot read");
-    record_.resize(size);
-    if (std::fread(record_.data(), 1, size, file_) != size) fail("cannot read");
-    return record_;
+  // The next `count` records, in `records` (valid until the next call).
+  void read_records(std::size_t count, std::vector<std::string_view>& records) {
+    record_.clear();
+    ends_.clear();
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t size = 0;
+      if (std::fread(&size, sizeof size, 1, file_) != 1) fail("cannot read");
+      const std::size_t start = record_.size();
+      record_.resize(start + size);
+      if (std::fread(record_.data() + start, 1, size, file_) != size) fail("cannot read");
+      ends_.push_back(record_.size());
+    }
+    records.clear();
+    std::size_t start = 0;
+    for (const std::size_t end : ends_) {
+      records.emplace_back(record_.data() + start, end - start);
+      start = end;
+    }
   }
 
  private:
@@ -110,6 +126,7 @@ class CiderCorpusRun::Spill {
   std::string dir_;
   std::FILE* file_ = nullptr;
   std::string record_;
+  std::vector<std::size_t> ends_;  // of each record read into record_
 };
 
 CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, io::CaptionSet set,
@@ -212,21 +229,31 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
 
 CiderCorpusRun::~CiderCorpusRun() = default;
 
-std::vector<SystemStats> CiderCorpusRun::system_stats(const ItemProgress& on_items) {
+std::vector<SystemStats> CiderCorpusRun::system_stats(const ItemProgress& on_items, WorkerPool* pool) {
   std::vector<SystemStats> systems(system_names_.size());
   for (std::size_t s = 0; s < systems.size(); ++s) {
     systems[s].system = system_names_[s];
     systems[s].totals.assign(2, 0.0);
     systems[s].rows.reserve(ids_.size());
   }
-  std::vector<double> scores;
-  for (std::size_t i = 0; i < ids_.size(); ++i) {
-    corpus_->score_saved_document(spill_->read_record(), scores);
-    for (std::size_t s = 0; s < systems.size(); ++s) {
-      systems[s].rows.push_back({scores[s], 1.0});
-      add_stats(systems[s].totals, systems[s].rows.back());
+  // Blocks of records: read in order, scored on the threads, added in order.
+  // One thread needs no block to share out: it keeps few records in memory.
+  const std::size_t block_items = pool && pool->size() > 1 ? kScoringBlockItems : kOneThreadBlockItems;
+  std::vector<std::string_view> records;
+  std::vector<std::vector<double>> scores;
+  for (std::size_t done = 0; done < ids_.size();) {
+    const std::size_t count = std::min(block_items, ids_.size() - done);
+    spill_->read_records(count, records);
+    scores.resize(count);
+    corpus_->score_saved_documents(records, scores, pool);
+    for (const auto& image : scores) {
+      for (std::size_t s = 0; s < systems.size(); ++s) {
+        systems[s].rows.push_back({image[s], 1.0});
+        add_stats(systems[s].totals, systems[s].rows.back());
+      }
     }
-    if (on_items) on_items(i + 1);
+    done += count;
+    if (on_items) on_items(done);
   }
   for (auto& system : systems) system.segments = system.rows.size();
   return systems;

@@ -2,7 +2,8 @@
 // order, so every printed byte is the same for any thread count. Checked for
 // every registered segment metric (and ROUGE, CIDEr), in text, JSON,
 // sentence-level, bootstrap and paired-test output, on more segments than one
-// scoring batch holds (512 with threads, 64 without), with 1, 2 and 7 threads.
+// scoring batch holds (512 with threads, 64 without), with 1, 2 and 7 threads;
+// CIDEr's corpus scorer also with loaded document frequencies and shards.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -103,6 +104,36 @@ TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and stat
       check_same_output_for_thread_counts(args);
     }
   }
+}
+
+TEST_CASE("threads: cider's corpus scorer prints the same bytes with -j 1, 2 and 7, with --df and --shard",
+          "[threads][cider]") {
+  // More images than one scoring block holds (1,024), the last block partial; two references each.
+  constexpr std::size_t kLines = 2100;
+  TempFile ref1(random_lines(kLines, 11));
+  TempFile ref2(random_lines(kLines, 12));
+  TempFile hyp1(random_lines(kLines, 13));
+  TempFile hyp2(random_lines(kLines, 14));
+  TempFile df("", ".df");
+  const std::vector<std::string> inputs = {"cider", "-r", ref1.path(), "-r", ref2.path(), "-i", hyp1.path()};
+  std::vector<std::string> save = inputs;
+  save.insert(save.end(), {"--save-df", df.path(), "-q"});
+  REQUIRE(run_cli(save).exit_code == 0);
+  const std::vector<std::vector<std::string>> variants = {
+      {},
+      {"--variant", "cider", "-f", "json"},
+      {"--sentence-level"},
+      {"--confidence", "--confidence-n", "100"},
+      {"--df", df.path(), "-f", "json", "--sentence-level"},
+      {"--df", df.path(), "--shard", "2/3", "--stats-out", "-"},
+  };
+  for (const auto& variant : variants) {
+    std::vector<std::string> args = inputs;
+    args.insert(args.end(), variant.begin(), variant.end());
+    check_same_output_for_thread_counts(args);
+  }
+  // Two systems, each image's scores of both from one record.
+  check_same_output_for_thread_counts({"cider", "-r", ref1.path(), "-i", hyp1.path(), hyp2.path(), "-f", "json"});
 }
 
 TEST_CASE("threads: a bad segment's error is the one a single thread meets first", "[threads]") {

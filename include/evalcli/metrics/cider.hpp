@@ -119,6 +119,10 @@ class CiderCorpus {
                       std::vector<double>& scores);
   // The same for one record that count_document() saved (no re-tokenizing or look-ups).
   void score_saved_document(std::string_view saved, std::vector<double>& scores);
+  // score_saved_document() for many records, on `pool`'s threads when given:
+  // scores[i] are record i's, the same numbers whatever the thread count.
+  void score_saved_documents(std::span<const std::string_view> saved, std::span<std::vector<double>> scores,
+                             WorkerPool* pool = nullptr);
 
  private:
   struct Impl;

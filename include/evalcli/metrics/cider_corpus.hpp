@@ -6,8 +6,8 @@
 //
 // Memory is the n-gram table and the document frequencies, not the n-gram
 // vectors of every caption: pass 1 counts each document and writes its n-gram
-// vectors to an unnamed temporary file, pass 2 reads and scores them one
-// document at a time. Plain text (files or standard input) is streamed in
+// vectors to an unnamed temporary file, pass 2 reads them back and scores
+// them a block of documents at a time. Plain text (files or standard input) is streamed in
 // blocks; captions read whole (JSONL, COCO) are freed after pass 1.
 #include <cstdio>
 #include <functional>
@@ -52,8 +52,11 @@ class CiderCorpusRun {
   // References per item when all items have the same number, else 0 ("var").
   std::size_t uniform_refs() const { return uniform_refs_; }
 
-  // Pass 2 (once): per system, the rows [score, 1] of its images.
-  std::vector<SystemStats> system_stats(const ItemProgress& on_items = {});
+  // Pass 2 (once): per system, the rows [score, 1] of its images. The spilled
+  // documents are read back in blocks and each block is scored on `pool`'s
+  // threads when given (the same rows for any thread count).
+  std::vector<SystemStats> system_stats(const ItemProgress& on_items = {}, WorkerPool* pool = nullptr);
+  static constexpr std::size_t kScoringBlockItems = 1024;
 
  private:
   class Spill;
