@@ -7,7 +7,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/text_options.hpp"
-#include "evalcli/text/detail/pair_interner.hpp"
+#include "evalcli/text/detail/prefix_pair_interner.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 
@@ -98,15 +98,15 @@ struct TokenizedLine {
   std::size_t size() const { return tokens.size(); }
 };
 
-constexpr std::uint32_t kAbsent = text::PairInterner::kAbsent;
+constexpr std::uint32_t kAbsent = text::PrefixPairInterner::kAbsent;
 static_assert(kAbsent == text::StringInterner::kAbsent);
 
 // Clipped n-gram matches of one segment. Every distinct hypothesis token and
 // n-gram gets a dense id: tokens from a StringInterner, n-grams of order n >= 2
-// from a PairInterner as (id of the first n-1 tokens, id of the last token).
-// Reference n-grams are only looked up: one absent from the hypothesis cannot
-// match, nor can any longer n-gram starting with it. Counting is then plain
-// array indexing.
+// from a PrefixPairInterner as (id of the first n-1 tokens, id of the last
+// token). Reference n-grams are only looked up: one absent from the
+// hypothesis cannot match, nor can any longer n-gram starting with it.
+// Counting is then plain array indexing.
 class NgramMatcher {
  public:
   // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
@@ -114,36 +114,38 @@ class NgramMatcher {
              std::size_t max_order, std::vector<long long>& correct) {
     order_end_.assign(max_order + 1, 0);
     intern_hyp(hyp, max_order);
-    const std::uint32_t num_ids = ngrams_.next_id();
-    hyp_count_.assign(num_ids, 0);
-    ref_max_.assign(num_ids, 0);
-    ref_count_.assign(num_ids, 0);
-    for (std::uint32_t id : hyp_ids_) ++hyp_count_[id];
     for (std::size_t r = 0; r < num_refs; ++r) add_reference(refs[r], max_order);
     correct.assign(max_order, 0);
     for (std::size_t n = 1; n <= max_order; ++n) {
       for (std::uint32_t id = order_end_[n - 1]; id < order_end_[n]; ++id) {
-        correct[n - 1] += std::min(hyp_count_[id], ref_max_[id]);
+        correct[n - 1] += std::min(counts_[id].hyp, counts_[id].ref_max);
       }
     }
   }
 
  private:
-  // Ids of every hypothesis n-gram, order by order; ids of order n are the
-  // contiguous range [order_end_[n-1], order_end_[n]).
+  // Per n-gram id: its count in the hypothesis, its highest count in one
+  // reference so far, and its count in the reference being read.
+  struct Counts {
+    std::uint32_t hyp = 0, ref_max = 0, ref = 0;
+  };
+
+  // Ids of every hypothesis n-gram, order by order (ids of order n are the
+  // contiguous range [order_end_[n-1], order_end_[n])), counted as they come.
   void intern_hyp(const TokenizedLine& hyp, std::size_t max_order) {
     tokens_.clear();
     hyp_tokens_.resize(hyp.size());
     for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.tokens[i].text, hyp.tokens[i].hash);
     order_end_[1] = tokens_.size();
-    ngrams_.clear(tokens_.size());  // n-gram ids follow the token ids
-    ngrams_.reserve(hyp.size() * max_order);
+    const std::size_t max_pairs = hyp.size() * (max_order - 1);
+    ngrams_.clear(tokens_.size(), max_pairs);  // n-gram ids follow the token ids
+    counts_.assign(tokens_.size() + max_pairs, Counts{});
+    for (std::uint32_t id : hyp_tokens_) ++counts_[id].hyp;
     current_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
-    hyp_ids_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
     for (std::size_t n = 2; n <= max_order; ++n) {
       for (std::size_t i = 0; i + n <= hyp.size(); ++i) {
         current_[i] = ngrams_.id(current_[i], hyp_tokens_[i + n - 1]);
-        hyp_ids_.push_back(current_[i]);
+        ++counts_[current_[i]].hyp;
       }
       order_end_[n] = ngrams_.next_id();
     }
@@ -161,20 +163,20 @@ class NgramMatcher {
           current_[i] = current_[i] == kAbsent || last == kAbsent ? kAbsent : ngrams_.find(current_[i], last);
         }
         if (current_[i] != kAbsent) {
-          ++ref_count_[current_[i]];
+          ++counts_[current_[i]].ref;
           found_.push_back(current_[i]);
         }
       }
     }
-    for (std::uint32_t id : found_) ref_max_[id] = std::max(ref_max_[id], ref_count_[id]);
-    for (std::uint32_t id : found_) ref_count_[id] = 0;
+    for (std::uint32_t id : found_) counts_[id].ref_max = std::max(counts_[id].ref_max, counts_[id].ref);
+    for (std::uint32_t id : found_) counts_[id].ref = 0;
   }
 
   text::StringInterner tokens_;
-  text::PairInterner ngrams_;
+  text::PrefixPairInterner ngrams_;
   std::vector<std::uint32_t> order_end_;
-  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_, hyp_ids_, found_;
-  std::vector<long long> hyp_count_, ref_max_, ref_count_;
+  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_, found_;
+  std::vector<Counts> counts_;
 };
 
 // Per-thread scratch space, so segment_stats stays const and thread-safe.

@@ -1,13 +1,16 @@
 // The id tables behind BLEU's and chrF's n-gram counting.
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
 #include <vector>
 
 #include "evalcli/text/detail/pair_interner.hpp"
+#include "evalcli/text/detail/prefix_pair_interner.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
 
 using evalcli::text::PairInterner;
+using evalcli::text::PrefixPairInterner;
 using evalcli::text::StringInterner;
 
 TEST_CASE("StringInterner gives equal strings one id and distinct strings dense ids", "[interner]") {
@@ -49,4 +52,60 @@ TEST_CASE("PairInterner numbers pairs from first_id and tells them apart exactly
   interner.reserve(20000);
   for (std::uint32_t i = 0; i < 20000; ++i) REQUIRE(interner.id(i, i + 1) == i);
   for (std::uint32_t i = 0; i < 20000; ++i) REQUIRE(interner.find(i, i + 1) == i);
+}
+
+TEST_CASE("PrefixPairInterner numbers pairs from first_id and keeps a prefix's other continuations", "[interner]") {
+  PrefixPairInterner interner;
+  interner.clear(3, 6);
+  CHECK(interner.id(0, 1) == 3);
+  CHECK(interner.id(0, 2) == 4);  // a second continuation of prefix 0: the hash table
+  CHECK(interner.id(0, 1) == 3);
+  CHECK(interner.id(0, 2) == 4);
+  CHECK(interner.id(4, 0) == 5);  // an n-gram id as prefix
+  CHECK(interner.find(0, 2) == 4);
+  CHECK(interner.find(0, 0) == PrefixPairInterner::kAbsent);
+  CHECK(interner.find(1, 0) == PrefixPairInterner::kAbsent);  // a prefix without continuations
+  CHECK(interner.find(5, 0) == PrefixPairInterner::kAbsent);
+  CHECK(interner.next_id() == 6);
+  interner.clear(0, 2);
+  CHECK(interner.find(0, 1) == PrefixPairInterner::kAbsent);
+  CHECK(interner.id(0, 1) == 0);
+}
+
+TEST_CASE("PrefixPairInterner gives the ids and answers of a PairInterner on BLEU's n-gram walks", "[interner]") {
+  // Sentences over a few words, so prefixes often have several continuations.
+  std::mt19937 random(20261204);
+  std::uniform_int_distribution<std::uint32_t> vocabulary_size(1, 12);
+  std::uniform_int_distribution<std::size_t> length(0, 40), order(1, 6);
+  PairInterner expected;
+  PrefixPairInterner interner;
+  for (int sentence = 0; sentence < 3000; ++sentence) {
+    std::uniform_int_distribution<std::uint32_t> word(0, vocabulary_size(random) - 1);
+    std::vector<std::uint32_t> hyp(length(random)), ref(length(random));
+    for (auto& token : hyp) token = word(random);
+    for (auto& token : ref) token = word(random);
+    const std::size_t max_order = order(random);
+    const std::uint32_t first_id = 12;  // ids above every token
+    expected.clear(first_id);
+    interner.clear(first_id, hyp.size() * (max_order - 1));
+    std::vector<std::uint32_t> expected_ids(hyp), ids(hyp);
+    for (std::size_t n = 2; n <= max_order; ++n) {
+      for (std::size_t i = 0; i + n <= hyp.size(); ++i) {
+        expected_ids[i] = expected.id(expected_ids[i], hyp[i + n - 1]);
+        ids[i] = interner.id(ids[i], hyp[i + n - 1]);
+        REQUIRE(ids[i] == expected_ids[i]);
+      }
+    }
+    REQUIRE(interner.next_id() == expected.next_id());
+    // Look-ups of reference n-grams, present or not, whose prefix is known.
+    std::vector<std::uint32_t> current(ref);
+    for (std::size_t n = 2; n <= max_order; ++n) {
+      for (std::size_t i = 0; i + n <= ref.size(); ++i) {
+        if (current[i] == PairInterner::kAbsent) continue;
+        const std::uint32_t found = interner.find(current[i], ref[i + n - 1]);
+        REQUIRE(found == expected.find(current[i], ref[i + n - 1]));
+        current[i] = found;
+      }
+    }
+  }
 }
