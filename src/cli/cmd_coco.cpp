@@ -337,6 +337,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
   notes.push_back(kSpiceNote);
 
   CiderCorpus corpus{CiderOptions{}};
+  corpus.forget_ngram_texts();  // coco neither saves nor loads a df file
   const CaptionIds ids(set, corpus);
   corpus.reserve(set.items.size(), caption_count(set), ids.words());  // no growth of its tables on the way
   WorkerPool pool(static_cast<unsigned>(o.threads));

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <unordered_map>
 #include <utility>
 #include <nlohmann/json.hpp>
 
@@ -88,10 +89,14 @@ template <typename T>
 using LargeVector = std::vector<T, LargeTableAllocator<T>>;
 
 // A slot of the word and n-gram tables: key 0 = empty (see the keys below).
-struct IdSlot {
+// Packed to 12 bytes: the n-gram table is the largest block CIDEr touches
+// (first-touched pages cost their zeroing), and x86 loads unaligned keys at
+// full speed.
+struct __attribute__((packed, aligned(4))) IdSlot {
   std::uint64_t key;
   std::uint32_t id;
 };
+static_assert(sizeof(IdSlot) == 12);
 
 // Interns words and n-grams (an n-gram = its (n-1)-gram prefix id + last word id).
 class NgramTable {
@@ -115,31 +120,45 @@ class NgramTable {
   }
   // The same, except that a new n-gram's rank is left for assign_rank().
   std::uint32_t unranked_ngram_id(std::uint32_t prefix, std::uint32_t word, bool& inserted) {
-    const IdSlot fresh{ngram_key(prefix, word), static_cast<std::uint32_t>(ngrams_info_.size())};
+    const IdSlot fresh{ngram_key(prefix, word), static_cast<std::uint32_t>(ngram_count_)};
     const std::uint32_t id = ngrams_.find_or_insert(fresh, inserted).id;
-    if (inserted) ngrams_info_.push_back({prefix, word, 0});
+    if (inserted) {
+      ++ngram_count_;
+      if (keeps_texts_) ngrams_info_.push_back({prefix, word, 0});
+    }
     return id;
   }
   // Ranks say in which order the n-grams were met, counting sentence by
   // sentence, order by order, left to right, whatever order ids were handed
   // out in (the df file lists n-grams in this first-seen order).
-  void assign_rank(std::uint32_t id) { ngrams_info_[id].rank = next_rank_++; }
+  void assign_rank(std::uint32_t id) {
+    if (keeps_texts_) ngrams_info_[id].rank = next_rank_++;
+  }
   // Every id, in rank order.
   std::vector<std::uint32_t> ids_by_rank() const {
     std::vector<std::uint32_t> ids(ngrams_info_.size());
     for (std::uint32_t id = 0; id < ngrams_info_.size(); ++id) ids[ngrams_info_[id].rank] = id;
     return ids;
   }
-  std::size_t size() const { return ngrams_info_.size(); }
-  std::size_t capacity() const { return ngrams_info_.capacity(); }
+  std::size_t size() const { return ngram_count_; }
+  // The n-grams reserve() made room for (or more, once grown past it).
+  std::size_t capacity() const { return std::max(reserved_ngrams_, ngram_count_); }
+  // From now on (call it before the first n-gram), the n-grams' texts and
+  // ranks are not kept: text() and ids_by_rank() have nothing to say, and a
+  // run that needs neither (no df file saved or loaded) touches 12 bytes less
+  // per n-gram.
+  void forget_texts() { keeps_texts_ = false; }
+  bool keeps_texts() const { return keeps_texts_; }
   void prefetch(std::uint32_t prefix, std::uint32_t word) const {
     ngrams_.prefetch(ngram_key(prefix, word));
   }
   void reserve(std::size_t ngrams) {
     ngrams_.reserve(ngrams);
-    ngrams_info_.reserve(ngrams);
+    if (keeps_texts_) ngrams_info_.reserve(ngrams);
+    reserved_ngrams_ = std::max(reserved_ngrams_, ngrams);
   }
   std::u32string text(std::uint32_t id) const {
+    if (!keeps_texts_) throw Error(ExitCode::internal, "CIDEr: n-gram texts asked for after forget_texts()");
     std::vector<std::uint32_t> chain;
     for (std::uint32_t at = id; at != kNoPrefix; at = ngrams_info_[at].prefix) chain.push_back(ngrams_info_[at].last_word);
     std::u32string out;
@@ -167,7 +186,10 @@ class NgramTable {
     std::uint32_t last_word;  // word id
     std::uint32_t rank;       // see assign_rank()
   };
-  LargeVector<NgramInfo> ngrams_info_;  // by id
+  LargeVector<NgramInfo> ngrams_info_;  // by id (empty once forget_texts())
+  std::size_t ngram_count_ = 0;
+  std::size_t reserved_ngrams_ = 0;
+  bool keeps_texts_ = true;
   std::uint32_t next_rank_ = 0;
 };
 
@@ -257,8 +279,7 @@ class SentenceStore {
         offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
         ids_.insert(ids_.end(), region_ids_.begin() + static_cast<std::ptrdiff_t>(start),
                     region_ids_.begin() + static_cast<std::ptrdiff_t>(start + region_size_[region]));
-        counts_.insert(counts_.end(), region_counts_.begin() + static_cast<std::ptrdiff_t>(start),
-                       region_counts_.begin() + static_cast<std::ptrdiff_t>(start + region_size_[region]));
+        for (std::size_t pos = start; pos < start + region_size_[region]; ++pos) append_count(region_counts_[pos]);
         for (std::size_t m = 0; m < region_new_size_[region]; ++m) table.assign_rank(region_new_[start + m]);
         if (s < counted) count_document(start, region_size_[region], stamp);
       }
@@ -277,6 +298,7 @@ class SentenceStore {
     const std::uint32_t offsets_at = sentences_[first].offsets;
     ids_.resize(offsets_[offsets_at]);
     counts_.resize(offsets_[offsets_at]);
+    std::erase_if(large_counts_, [size = counts_.size()](const auto& entry) { return entry.first >= size; });
     offsets_.resize(offsets_at);
     sentences_.resize(first);
   }
@@ -290,7 +312,7 @@ class SentenceStore {
         append(out, end(s, k) - begin(s, k));
         for (std::uint32_t pos = begin(s, k); pos < end(s, k); ++pos) {
           append(out, ids_[pos]);
-          append(out, counts_[pos]);
+          append(out, this->count(pos));
         }
       }
     }
@@ -307,7 +329,7 @@ class SentenceStore {
         offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
         for (auto n = take<std::uint32_t>(in); n > 0; --n) {
           ids_.push_back(take<std::uint32_t>(in));
-          counts_.push_back(take<std::uint32_t>(in));
+          append_count(take<std::uint32_t>(in));
         }
       }
       offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
@@ -334,7 +356,10 @@ class SentenceStore {
   std::uint32_t end(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k + 1]; }
   long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
   std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
-  std::uint32_t count(std::uint32_t pos) const { return counts_[pos]; }
+  std::uint32_t count(std::uint32_t pos) const {
+    const std::uint8_t small = counts_[pos];
+    return small != kLargeCount ? small : large_counts_.at(pos);
+  }
   // The document frequency of n-gram `id` counted by add_batch().
   std::uint32_t df_count(std::size_t id) const { return id < df_.size() ? df_[id].count : 0u; }
   // Document frequencies counted by add_batch() (ids never counted may be missing).
@@ -358,6 +383,14 @@ class SentenceStore {
     std::memcpy(&value, in.data(), sizeof value);
     in.remove_prefix(sizeof value);
     return value;
+  }
+
+  // Counts of n-grams in one sentence: a byte each (mostly 1 in captions),
+  // and the rare count of kLargeCount or more in large_counts_ by position.
+  static constexpr std::uint8_t kLargeCount = 255;
+  void append_count(std::uint32_t value) {
+    if (value >= kLargeCount) large_counts_.emplace(counts_.size(), value);
+    counts_.push_back(static_cast<std::uint8_t>(std::min<std::uint32_t>(value, kLargeCount)));
   }
 
   struct Sentence {
@@ -406,7 +439,9 @@ class SentenceStore {
   }
 
   std::size_t max_n_;
-  LargeVector<std::uint32_t> ids_, counts_;
+  LargeVector<std::uint32_t> ids_;
+  LargeVector<std::uint8_t> counts_;  // see append_count()
+  std::unordered_map<std::size_t, std::uint32_t> large_counts_;
   std::vector<std::uint32_t> offsets_;
   std::vector<Sentence> sentences_;
   // Scratch of add_batch().
@@ -713,8 +748,14 @@ void CiderCorpus::reserve(std::size_t documents, std::size_t sentences, std::siz
   impl_->store.reserve(sentences, words);
 }
 
+void CiderCorpus::forget_ngram_texts() {
+  if (impl_->store.table.size() > 0) throw Error(ExitCode::internal, "CIDEr: forget_ngram_texts() after the first document");
+  impl_->store.table.forget_texts();
+}
+
 void CiderCorpus::use_document_frequencies(const CiderDocumentFrequencies& df) {
   Impl& d = *impl_;
+  if (!d.store.table.keeps_texts()) throw Error(ExitCode::internal, "CIDEr: df file used after forget_ngram_texts()");
   if (df.max_n < d.options.max_n) {
     throw usage_error(fmt::format("the df file holds n-grams up to n={}, but n={} is asked for", df.max_n,
                                   d.options.max_n));
@@ -736,6 +777,7 @@ void CiderCorpus::use_document_frequencies(const CiderDocumentFrequencies& df) {
 
 CiderDocumentFrequencies CiderCorpus::document_frequencies(const std::string& tokenizer_id) const {
   const Impl& d = *impl_;
+  if (!d.store.table.keeps_texts()) throw Error(ExitCode::internal, "CIDEr: df asked for after forget_ngram_texts()");
   CiderDocumentFrequencies out;
   out.max_n = d.options.max_n;
   out.tokenizer_id = tokenizer_id;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "evalcli/core/error.hpp"
 #include "evalcli/metrics/cider.hpp"
 #include "evalcli/text/utf8.hpp"
 
@@ -174,6 +175,15 @@ TEST_CASE("CiderCorpus equals a plain string implementation of pycocoevalcap on 
     const auto expected = plain_scores(docs, clipped, max_n, expected_df);
     INFO("trial " << trial << " max_n " << max_n << (clipped ? " CIDEr-D" : " CIDEr"));
     REQUIRE(corpus.score_all(0) == expected);
+    evalcli::CiderCorpus textless(options);  // as evalcli coco runs it
+    textless.forget_ngram_texts();
+    for (const auto& doc : docs) {
+      std::vector<std::u32string> refs;
+      for (const auto& ref : doc.refs) refs.push_back(evalcli::utf8::decode_or_throw(ref, "test"));
+      textless.add_document(refs, {evalcli::utf8::decode_or_throw(doc.hyp, "test")});
+    }
+    REQUIRE(textless.score_all(0) == expected);
+    REQUIRE_THROWS_AS(textless.document_frequencies("none-v1"), evalcli::Error);
     const auto df = corpus.document_frequencies("none-v1");
     REQUIRE(df.counts.size() == expected_df.size());
     for (std::size_t i = 0; i < expected_df.size(); ++i) {
@@ -222,6 +232,54 @@ TEST_CASE("counted documents scored one by one equal the kept corpus", "[cider]"
       REQUIRE(scores.size() == 2);
       CHECK(scores[0] == system0[i]);
       CHECK(scores[1] == system1[i]);
+    }
+  }
+}
+
+// A sentence's n-gram counts are kept in a byte, with counts of 255 and more
+// aside: a word said 254, 255, 256 and 693 times scores as the plain code
+// says, kept, and from a saved record.
+TEST_CASE("n-gram counts of 255 and more in one sentence", "[cider]") {
+  std::mt19937 rng(20261204);
+  for (const int repeats : {256, 257, 258, 700}) {  // words; 2, 2, 2 and 7 of them "lion"
+    std::vector<Doc> docs(4);
+    for (auto& doc : docs) {
+      for (int r = 0; r < 2; ++r) doc.refs.push_back(random_sentence(rng));
+      doc.hyp = random_sentence(rng);
+    }
+    // Words of their own (idf > 0), against a reference that says them a little less
+    // often (CIDEr-D's length penalty leaves the score above 0).
+    const auto long_sentence = [](int words) {
+      std::string sentence = "zebra";
+      for (int i = 1; i < words; ++i) sentence += i % 97 == 0 ? " lion" : " zebra";
+      return sentence;
+    };
+    docs[1].refs[0] = long_sentence(repeats);
+    docs[2].hyp = long_sentence(repeats);
+    docs[2].refs[0] = long_sentence(repeats - 5);
+    for (const bool clipped : {true, false}) {
+      evalcli::CiderOptions options;
+      options.variant = clipped ? evalcli::CiderVariant::cider_d : evalcli::CiderVariant::cider;
+      evalcli::CiderCorpus kept(options), counted(options);
+      std::vector<std::string> records(docs.size());
+      std::vector<std::vector<std::u32string>> refs(docs.size()), hyps(docs.size());
+      for (std::size_t i = 0; i < docs.size(); ++i) {
+        for (const auto& ref : docs[i].refs) refs[i].push_back(evalcli::utf8::decode_or_throw(ref, "test"));
+        hyps[i].push_back(evalcli::utf8::decode_or_throw(docs[i].hyp, "test"));
+        kept.add_document(refs[i], hyps[i]);
+        counted.count_document(refs[i], hyps[i], &records[i]);
+      }
+      std::vector<std::pair<std::string, double>> expected_df;
+      const auto expected = plain_scores(docs, clipped, 4, expected_df);
+      INFO(repeats << " repeats" << (clipped ? " CIDEr-D" : " CIDEr"));
+      REQUIRE(expected[2] > 0.0);
+      REQUIRE(kept.score_all(0) == expected);
+      std::vector<double> scores;
+      for (std::size_t i = 0; i < docs.size(); ++i) {
+        counted.score_saved_document(records[i], scores);
+        REQUIRE(scores.size() == 1);
+        CHECK(scores[0] == expected[i]);
+      }
     }
   }
 }

@@ -103,6 +103,10 @@ class CiderCorpus {
   // Optional: pre-sizes the tables (`words` = total words of all sentences;
   // `sentences` = 0 when documents are counted, not added).
   void reserve(std::size_t documents, std::size_t sentences, std::size_t words);
+  // Optional, before the first document: the n-grams' texts are not kept, so
+  // neither document_frequencies() nor use_document_frequencies() can be
+  // called; the same scores from less memory (evalcli coco saves no df).
+  void forget_ngram_texts();
 
   // Replaces the document frequencies counted from the references by `df`
   // (scores then use df.documents as N).
