@@ -1,5 +1,5 @@
-// ARPA n-gram model loading, and KenLM probing binaries (mapped in place; seeds
-// kenlm-probing-*), (plain or compressed: the bytes go through a file,
+// ARPA n-gram model loading, and KenLM probing and trie binaries (mapped in place;
+// seeds kenlm-probing-*, kenlm-*trie-*), (plain or compressed: the bytes go through a file,
 // so magic-byte detection and decompression are fuzzed too), then scoring a
 // short sentence with whatever loaded. Malformed models must be input errors.
 #include <cstdint>

@@ -1,6 +1,6 @@
-// KenLM probing binaries (build_binary probing): evalcli's output on the
-// binary is query's on the same binary, byte for byte, and the binary scores
-// as the ARPA it was built from. The binaries and query's outputs in
+// KenLM probing and trie binaries (build_binary probing|trie): evalcli's
+// output on the binary is query's on the same binary, byte for byte, and a
+// probing binary scores as the ARPA it was built from. The binaries and query's outputs in
 // tests/data/kenlm_binary/ were made by its make_goldens.sh (KenLM 4cb443e).
 #include <fmt/format.h>
 
@@ -58,6 +58,81 @@ TEST_CASE("KenLM probing binary: evalcli prints what query prints on the same fi
     REQUIRE(result.exit_code == 0);
     CHECK(result.out == read_file(data(c.golden)));
   }
+}
+
+// The trie kinds and their file suffixes in tests/data/kenlm_binary (make_goldens.sh):
+// plain, quantised (-q 8 -b 8), array-compressed pointers (-a 22) and both.
+const std::vector<std::string> kTrieKinds = {"trie", "qtrie", "atrie", "qatrie"};
+
+TEST_CASE("KenLM trie binaries: evalcli prints what query prints on the same file", "[ppl][kenlm-binary]") {
+  struct Case {
+    std::string model, input, golden;  // golden: query's output is MODEL.KIND.GOLDEN
+    bool null_context;
+  };
+  const std::vector<Case> cases = {
+      {"toy.o3", "toy.test.en.tok", "toy-test.query.txt", false},
+      {"toy.o3", "toy.test.en.tok", "toy-test.null.query.txt", true},
+      {"toy.o5", "toy.test.en.tok", "toy-test.query.txt", false},
+      {"toy.o5", "toy.test.en.tok", "toy-test.null.query.txt", true},
+      {"edge", "edge.in", "edge.query.txt", false},
+      {"edge", "literal_markers.in", "literal.query.txt", false},
+      {"nounk", "edge.in", "edge.query.txt", false},
+      {"nounk", "literal_markers.in", "literal.query.txt", false},
+      {"zeros", "zeros.in", "query.txt", false},  // the trie's zeros: 0 where the probing binary has -0
+      {"zeros", "zeros.in", "null.query.txt", true},
+  };
+  for (const auto& kind : kTrieKinds) {
+    for (const auto& c : cases) {
+      const std::string model = c.model + "." + kind;
+      INFO(model << " on " << c.input << (c.null_context ? " -n" : ""));
+      const auto result = kenlm_output(data(model), data(c.input), c.null_context);
+      INFO(result.err);
+      REQUIRE(result.exit_code == 0);
+      CHECK(result.out == read_file(data(model + "." + c.golden)));
+    }
+  }
+}
+
+TEST_CASE("KenLM trie binaries: the plain trie scores as the ARPA it was built from", "[ppl][kenlm-binary]") {
+  const auto report = [](const std::string& model) {
+    const auto r = run_cli({"ppl", "--lm", data(model), "-i", data("toy.test.en.tok"), "-f", "json"});
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  for (const std::string model : {"toy.o3", "toy.o5"}) {
+    INFO(model);
+    auto trie = report(model + ".trie");
+    auto arpa = report(model + ".arpa");
+    CHECK(trie["score"] == arpa["score"]);
+    CHECK(trie["stats"] == arpa["stats"]);
+  }
+}
+
+TEST_CASE("KenLM trie binaries: damaged files are refused, naming the file", "[ppl][kenlm-binary]") {
+  const auto load_error = [](const std::string& bytes) {
+    TempFile file(bytes, ".binary");
+    const auto r = run_cli({"ppl", "--lm", file.path()}, "a b\n");
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains(file.path() + ": "));
+    return r.err;
+  };
+  for (const auto& kind : kTrieKinds) {
+    INFO(kind);
+    const std::string trie = read_file(data("toy.o3." + kind));
+    CHECK_THAT(load_error(trie.substr(0, trie.size() / 2)), Catch::Contains("(truncated?)"));
+    CHECK_THAT(load_error(trie.substr(0, 200)), Catch::Contains("(truncated?)"));
+    CHECK_THAT(load_error(patched(trie, 104, std::string("\x02\0\0\0", 4))), Catch::Contains("search version 2"));
+  }
+  // The first section after the 136-byte header of an order-3 model: the vocabulary's word count.
+  const std::string trie = read_file(data("toy.o3.trie"));
+  const std::uint64_t too_many = 1000000;
+  CHECK_THAT(load_error(patched(trie, 136, std::string(reinterpret_cast<const char*>(&too_many), 8))),
+             Catch::Contains("the binary vocabulary says 1000000 words"));
+  // The quantiser's version byte, after the vocabulary (8 + 8 x 702 bytes).
+  std::uint64_t unigrams;
+  std::memcpy(&unigrams, trie.data() + 108, 8);
+  const std::string quantised = read_file(data("toy.o3.qtrie"));
+  CHECK_THAT(load_error(patched(quantised, 136 + 8 + 8 * unigrams, "\x01")), Catch::Contains("quantisation version 1"));
 }
 
 TEST_CASE("KenLM probing binary: scores as the ARPA it was built from", "[ppl][kenlm-binary]") {
@@ -118,13 +193,8 @@ TEST_CASE("KenLM binary: other model types, versions and damaged files are refus
     CHECK_THAT(r.err, Catch::Contains(file.path() + ": "));
     return r.err;
   };
-  // A trie made by build_binary trie from the same ARPA.
-  {
-    const auto r = run_cli({"ppl", "--lm", data("toy.o3.trie")}, "a b\n");
-    CHECK(r.exit_code == 3);
-    CHECK_THAT(r.err, Catch::Contains("a KenLM binary model of type \"trie\"; evalcli reads probing binaries"));
-  }
-  CHECK_THAT(load_error(patched(probing, 96, std::string("\x01\0\0\0", 4))), Catch::Contains("type \"probing with rest costs\""));
+  CHECK_THAT(load_error(patched(probing, 96, std::string("\x01\0\0\0", 4))),
+             Catch::Contains("a KenLM binary model of type \"probing with rest costs\"; evalcli reads probing and trie binaries"));
   CHECK_THAT(load_error(patched(probing, 96, std::string("\x09\0\0\0", 4))), Catch::Contains("type \"type 9\""));
   CHECK_THAT(load_error(patched(probing, 50, "4")), Catch::Contains("another format version"));
   CHECK_THAT(load_error("mmap lm http://kheafield.com/code incomplete\n" + std::string(100, '\0')),

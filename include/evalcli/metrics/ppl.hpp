@@ -35,7 +35,7 @@ struct WordScore {
 class NgramModel {
  public:
   // Loads an ARPA file (plain, gzip, bzip2 or xz, detected by magic bytes),
-  // or a KenLM probing binary (build_binary probing), used in place by mmap.
+  // or a KenLM probing or trie binary (build_binary probing|trie), used in place by mmap.
   // Throws evalcli::Error (input_data) for malformed files, naming the line;
   // warnings (missing <unk>) go to `warnings` if not null. `identify` = false
   // skips the MD5 of the text (md5() is then empty): KenLM-style output, which

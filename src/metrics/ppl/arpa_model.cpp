@@ -21,6 +21,7 @@
 #include "evalcli/io/line_reader.hpp"
 #include "evalcli/metrics/ppl.hpp"
 #include "kenlm_binary.hpp"
+#include "kenlm_trie.hpp"
 
 namespace evalcli::ppl {
 namespace {
@@ -143,8 +144,9 @@ class NgramModel::Impl {
   std::vector<ProbingTable<MiddleEntry>> middle;  // middle[n] for orders 2 <= n < order (0, 1 unused)
   ProbingTable<LongestEntry> longest;           // the highest order
   int order = 0;
-  // Set for a KenLM binary: its tables in the file, the members above unused.
+  // Set for a KenLM binary (one of them): its tables in the file, the members above unused.
   std::unique_ptr<KenlmProbingModel> binary;
+  std::unique_ptr<KenlmTrieModel> trie;
 
   void prefetch(int n, std::uint64_t key) const {
     if (n == order) {
@@ -841,31 +843,41 @@ WordScore score_state(const Search& search, const NgramModel::State& in, WordId 
 template <class Function>
 decltype(auto) NgramModel::with_search(Function&& function) const {
   if (impl_->binary) return function(*impl_->binary);
+  if (impl_->trie) return function(*impl_->trie);
   return function(ArpaSearch(*impl_));
 }
 
-// A KenLM probing binary: its tables are used where they are in the file.
+// A KenLM binary (probing or trie): its tables are used where they are in the file.
 std::unique_ptr<NgramModel> NgramModel::load_kenlm_binary(const std::string& path, bool identify) {
   std::unique_ptr<NgramModel> model(new NgramModel());
-  auto binary = std::make_unique<KenlmProbingModel>(path);
-  model->counts_ = binary->counts();
-  // Each marker looked up once; checked before the MD5 pass over the whole file.
-  const auto marker_id = [&](const char* marker) {
-    const WordId id = binary->find_word(binary->hash_word(marker));
-    if (id == kUnknownWord) {
-      throw input_error(fmt::format("{}: The binary model is missing {} and evalcli refuses such models.", path, marker));
+  io::MappedFile file = map_kenlm_binary(path);
+  const KenlmHeader header = read_kenlm_header(file.bytes(), path);
+  const auto adopt = [&](auto& binary) {
+    model->counts_ = binary->counts();
+    // Each marker looked up once; checked before the MD5 pass over the whole file.
+    const auto marker_id = [&](const char* marker) {
+      const WordId id = binary->find_word(binary->hash_word(marker));
+      if (id == kUnknownWord) {
+        throw input_error(fmt::format("{}: The binary model is missing {} and evalcli refuses such models.", path, marker));
+      }
+      return id;
+    };
+    model->begin_sentence_ = marker_id("<s>");
+    model->end_sentence_ = marker_id("</s>");
+    if (identify) {
+      Md5 md5;
+      md5.update(binary->file_bytes());
+      model->md5_ = md5.hex_digest();
     }
-    return id;
+    model->impl_->order = binary->order();
   };
-  model->begin_sentence_ = marker_id("<s>");
-  model->end_sentence_ = marker_id("</s>");
-  if (identify) {
-    Md5 md5;
-    md5.update(binary->file_bytes());
-    model->md5_ = md5.hex_digest();
+  if (header.model_type == kKenlmProbing) {
+    model->impl_->binary = std::make_unique<KenlmProbingModel>(std::move(file), header, path);
+    adopt(model->impl_->binary);
+  } else {
+    model->impl_->trie = std::make_unique<KenlmTrieModel>(std::move(file), header, path);
+    adopt(model->impl_->trie);
   }
-  model->impl_->order = binary->order();
-  model->impl_->binary = std::move(binary);
   return model;
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <utility>
 
 #include "evalcli/core/error.hpp"
 
@@ -34,14 +35,9 @@ std::array<unsigned char, kSanitySize> reference_sanity() {
   return bytes;
 }
 
-// FixedWidthParameters, after the sanity block (x86-64 layout: 20 bytes).
-struct FixedParameters {
-  unsigned char order;
-  float probing_multiplier;
-  std::uint32_t model_type;
-  bool has_vocabulary;
-  std::uint32_t search_version;
-};
+// FixedWidthParameters, after the sanity block (x86-64 layout: 20 bytes):
+// {uint8 order, float probing multiplier, uint32 model type, bool has
+// vocabulary, uint32 search version}, each at its aligned offset.
 constexpr std::size_t kFixedParametersSize = 20;
 
 constexpr const char* kModelTypeNames[] = {"probing",
@@ -125,12 +121,16 @@ const unsigned char* KenlmProbingModel::Table::find(std::uint64_t key) const {
   return nullptr;
 }
 
-KenlmProbingModel::KenlmProbingModel(const std::string& path) : path_(path) {
-  const auto fail = [&](const std::string& what) { throw input_error(fmt::format("{}: {}", path, what)); };
-  if (file_.open(path, io::MappedFile::Readahead::on_demand) != io::MappedFile::Status::mapped) {
+io::MappedFile map_kenlm_binary(const std::string& path) {
+  io::MappedFile file;
+  if (file.open(path, io::MappedFile::Readahead::on_demand) != io::MappedFile::Status::mapped) {
     throw Error(ExitCode::missing_resource, fmt::format("{}: cannot map the KenLM binary model", path));
   }
-  const std::string_view bytes = file_.bytes();
+  return file;
+}
+
+KenlmHeader read_kenlm_header(std::string_view bytes, const std::string& path) {
+  const auto fail = [&](const std::string& what) { throw input_error(fmt::format("{}: {}", path, what)); };
   if (bytes.substr(0, kMagicIncomplete.size()) == kMagicIncomplete) fail("this KenLM binary file did not finish building");
   if (bytes.size() < kSanitySize + kFixedParametersSize) fail("a KenLM binary header, but the file ends inside it");
   if (bytes.substr(0, kMagicVersion5.size()) != kMagicVersion5) {
@@ -142,36 +142,46 @@ KenlmProbingModel::KenlmProbingModel(const std::string& path) : path_(path) {
     fail("a KenLM binary file whose test values do not match this machine's (another architecture or compiler); "
          "rebuild it here with build_binary or give the ARPA file");
   }
-  FixedParameters fixed{};
-  fixed.order = read_at<unsigned char>(bytes, kSanitySize);
-  fixed.probing_multiplier = read_at<float>(bytes, kSanitySize + 4);
-  fixed.model_type = read_at<std::uint32_t>(bytes, kSanitySize + 8);
-  fixed.search_version = read_at<std::uint32_t>(bytes, kSanitySize + 16);
-  if (fixed.model_type != 0) {
-    const std::string type =
-        fixed.model_type < std::size(kModelTypeNames) ? kModelTypeNames[fixed.model_type] : fmt::format("type {}", fixed.model_type);
-    fail(fmt::format("a KenLM binary model of type \"{}\"; evalcli reads probing binaries (build_binary probing "
-                     "MODEL.arpa MODEL.binary) or the ARPA file",
+  KenlmHeader header;
+  header.order = read_at<unsigned char>(bytes, kSanitySize);
+  header.probing_multiplier = read_at<float>(bytes, kSanitySize + 4);
+  header.model_type = read_at<std::uint32_t>(bytes, kSanitySize + 8);
+  header.search_version = read_at<std::uint32_t>(bytes, kSanitySize + 16);
+  const bool readable_type = header.model_type == kKenlmProbing ||
+                             (header.model_type >= kKenlmTrie && header.model_type <= kKenlmQuantArrayTrie);
+  if (!readable_type) {
+    const std::string type = header.model_type < std::size(kModelTypeNames) ? kModelTypeNames[header.model_type]
+                                                                             : fmt::format("type {}", header.model_type);
+    fail(fmt::format("a KenLM binary model of type \"{}\"; evalcli reads probing and trie binaries (build_binary "
+                     "probing|trie MODEL.arpa MODEL.binary) or the ARPA file",
                      type));
   }
-  if (fixed.search_version != 0) fail(fmt::format("a KenLM probing binary of search version {} (evalcli reads 0)", fixed.search_version));
-  if (!(fixed.probing_multiplier >= 1.0f) || std::isinf(fixed.probing_multiplier)) {
-    fail(fmt::format("the binary header gives probing multiplier {}, not a number >= 1", fixed.probing_multiplier));
+  if (header.order < 2 || header.order > kMaxOrder) {
+    fail(fmt::format("the binary header gives order {} (evalcli reads 2 to {})", header.order, kMaxOrder));
   }
-  order_ = fixed.order;
-  if (order_ < 2 || order_ > kMaxOrder) fail(fmt::format("the binary header gives order {} (evalcli reads 2 to {})", order_, kMaxOrder));
   const std::uint64_t counts_offset = kSanitySize + kFixedParametersSize;
-  const std::uint64_t header_size = align8(counts_offset + 8 * static_cast<std::uint64_t>(order_));
-  if (bytes.size() < header_size) fail("a KenLM binary header, but the file ends inside it");
-  for (int n = 0; n < order_; ++n) counts_.push_back(read_at<std::uint64_t>(bytes, counts_offset + 8 * n));
+  header.size = align8(counts_offset + 8 * static_cast<std::uint64_t>(header.order));
+  if (bytes.size() < header.size) fail("a KenLM binary header, but the file ends inside it");
+  for (int n = 0; n < header.order; ++n) header.counts.push_back(read_at<std::uint64_t>(bytes, counts_offset + 8 * n));
+  return header;
+}
+
+KenlmProbingModel::KenlmProbingModel(io::MappedFile file, const KenlmHeader& header, const std::string& path)
+    : file_(std::move(file)), path_(path), order_(header.order), counts_(header.counts) {
+  const auto fail = [&](const std::string& what) { throw input_error(fmt::format("{}: {}", path, what)); };
+  const std::string_view bytes = file_.bytes();
+  if (header.search_version != 0) fail(fmt::format("a KenLM probing binary of search version {} (evalcli reads 0)", header.search_version));
+  if (!(header.probing_multiplier >= 1.0f) || std::isinf(header.probing_multiplier)) {
+    fail(fmt::format("the binary header gives probing multiplier {}, not a number >= 1", header.probing_multiplier));
+  }
   for (std::size_t n = 0; n < counts_.size(); ++n) {
     // Every entry takes at least 8 bytes: larger counts cannot fit (and would overflow the sizes below).
     if (counts_[n] > bytes.size() / 8) fail(fmt::format("the binary header announces {} {}-grams, more than the file can hold", counts_[n], n + 1));
   }
 
   // The sections, in file order; each must lie inside the file.
-  std::uint64_t offset = header_size;
-  const float multiplier = fixed.probing_multiplier;
+  std::uint64_t offset = header.size;
+  const float multiplier = header.probing_multiplier;
   // Each table must fit in what is left of the file; checked in floating point
   // first, since a huge multiplier makes KenLM's float product overflow uint64.
   const auto table_at = [&](std::uint64_t entries, std::size_t entry_size) {

@@ -35,12 +35,39 @@ struct ProbBackoff {
   float backoff;
 };
 
+// KenLM's model types (lm/model_type.hh), as the header stores them.
+enum KenlmModelType : std::uint32_t {
+  kKenlmProbing = 0,
+  kKenlmRestProbing = 1,
+  kKenlmTrie = 2,
+  kKenlmQuantTrie = 3,
+  kKenlmArrayTrie = 4,
+  kKenlmQuantArrayTrie = 5,
+};
+
+// The header every KenLM binary starts with (lm/binary_format.*): its checks
+// are shared by the model types evalcli reads.
+struct KenlmHeader {
+  std::uint32_t model_type = 0;
+  std::uint32_t search_version = 0;
+  float probing_multiplier = 0;
+  int order = 0;
+  std::vector<std::uint64_t> counts;  // n-grams per order, counts[0] = unigrams
+  std::uint64_t size = 0;             // the first section's offset (8-aligned)
+};
+
+// Maps a KenLM binary read-only, pages read when touched.
+io::MappedFile map_kenlm_binary(const std::string& path);
+// Checks the magic, version, test values, order and model type (probing or
+// one of the tries: others are refused by name). Throws input_error naming `path`.
+KenlmHeader read_kenlm_header(std::string_view bytes, const std::string& path);
+
 class KenlmProbingModel {
  public:
   // Maps and checks the file: exactly KenLM's layout for a probing model of
   // this machine's format, every section inside the file. Throws input_error
   // naming the file and what is wrong (another model type, a truncated file...).
-  explicit KenlmProbingModel(const std::string& path);
+  KenlmProbingModel(io::MappedFile file, const KenlmHeader& header, const std::string& path);
 
   int order() const { return order_; }
   const std::vector<std::uint64_t>& counts() const { return counts_; }

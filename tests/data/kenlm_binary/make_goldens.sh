@@ -19,7 +19,14 @@ printf 'w </s> <s> w\nw <s>\n<s> w\n<s>\n' > zeros.in
 for model in toy.o3 toy.o5 edge nounk zeros; do
   "$bin/build_binary" probing $model.arpa $model.probing > /dev/null 2>&1
 done
-"$bin/build_binary" trie toy.o3.arpa toy.o3.trie > /dev/null 2>&1
+# Tries: plain, quantised (-q 8 -b 8), array-compressed pointers (-a 22) and both;
+# file suffixes trie, qtrie, atrie, qatrie.
+for model in toy.o3 toy.o5 edge nounk zeros; do
+  "$bin/build_binary" trie $model.arpa $model.trie > /dev/null 2>&1
+  "$bin/build_binary" -q 8 -b 8 trie $model.arpa $model.qtrie > /dev/null 2>&1
+  "$bin/build_binary" -a 22 trie $model.arpa $model.atrie > /dev/null 2>&1
+  "$bin/build_binary" -q 8 -b 8 -a 22 trie $model.arpa $model.qatrie > /dev/null 2>&1
+done
 # query's stdout (its timing lines go to stderr); -n = null context.
 for model in toy.o3 toy.o5; do
   "$bin/query" $model.probing < toy.test.en.tok > $model.toy-test.query.txt 2>/dev/null
@@ -31,4 +38,18 @@ for model in edge nounk; do
 done
 "$bin/query" zeros.probing < zeros.in > zeros.query.txt 2>/dev/null
 "$bin/query" -n zeros.probing < zeros.in > zeros.null.query.txt 2>/dev/null
+# The same inputs on every trie: query's output differs from the probing one
+# (word ids in sorted-hash order, 0 for -0, quantised weights).
+for kind in trie qtrie atrie qatrie; do
+  for model in toy.o3 toy.o5; do
+    "$bin/query" $model.$kind < toy.test.en.tok > $model.$kind.toy-test.query.txt 2>/dev/null
+    "$bin/query" -n $model.$kind < toy.test.en.tok > $model.$kind.toy-test.null.query.txt 2>/dev/null
+  done
+  for model in edge nounk; do
+    "$bin/query" $model.$kind < edge.in > $model.$kind.edge.query.txt 2>/dev/null
+    "$bin/query" $model.$kind < literal_markers.in > $model.$kind.literal.query.txt 2>/dev/null
+  done
+  "$bin/query" zeros.$kind < zeros.in > zeros.$kind.query.txt 2>/dev/null
+  "$bin/query" -n zeros.$kind < zeros.in > zeros.$kind.null.query.txt 2>/dev/null
+done
 chmod u+w ./*
