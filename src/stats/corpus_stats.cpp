@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <future>
 
 #include "evalcli/core/summation.hpp"
 #include "evalcli/core/worker_pool.hpp"
@@ -94,21 +93,24 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   // Two batches: with several threads the next one is read while this one is scored.
   Batch batches[2];
   std::size_t current = 0;
-  bool done = false;
-  std::exception_ptr read_error;
+  bool done = false, next_done = false;
+  std::exception_ptr read_error, next_error;
   const std::size_t batch_capacity = pool.size() > 1 ? kBatchSegments : kSingleThreadBatch;
   read_batch(reader, spec, batch_capacity, batches[current], done, read_error);
+  // After everything its jobs use: if scoring throws, its destructor waits for the read.
+  BackgroundThread reading_thread;
   while (batches[current].size > 0) {
     Batch& batch = batches[current];
-    Batch& next = batches[1 - current];
-    next.size = 0;
-    bool next_done = done;
-    std::exception_ptr next_error;
-    std::future<void> reading;
+    Batch* const next = &batches[1 - current];
+    next->size = 0;
+    next_done = done;
+    next_error = nullptr;
+    bool reading = false;
     if (!done) {
-      const auto read_next = [&] { read_batch(reader, spec, batch_capacity, next, next_done, next_error); };
+      const auto read_next = [&, next] { read_batch(reader, spec, batch_capacity, *next, next_done, next_error); };
       if (pool.size() > 1) {
-        reading = std::async(std::launch::async, read_next);
+        reading_thread.start(read_next);
+        reading = true;
       } else {
         read_next();
       }
@@ -147,7 +149,7 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
       }
       if (on_segment) on_segment(batch.segments_read[i]);
     }
-    if (reading.valid()) reading.get();
+    if (reading) reading_thread.wait();
     done = next_done;
     if (next_error) read_error = next_error;
     current = 1 - current;
