@@ -155,14 +155,15 @@ void Encoder::activate(std::vector<float>& x) const {
 // Self-attention of each sentence (rows starts[s]..starts[s+1]) on its own:
 // sentences are packed without padding, so no mask is needed.
 void Encoder::attention(const Block& block, const std::vector<float>& x, const std::vector<int>& starts,
-                        std::vector<float>& context) const {
+                        Scratch& scratch) const {
   const int h = config_.hidden_size, heads = config_.num_attention_heads, dh = h / heads;
   const int rows = starts.back();
-  std::vector<float> q, k, v, scores;
+  std::vector<float>&q = scratch.q, &k = scratch.k, &v = scratch.v, &scores = scratch.scores;
   apply_linear(block.query, x, rows, q);
   apply_linear(block.key, x, rows, k);
   apply_linear(block.value, x, rows, v);
-  context.assign(static_cast<std::size_t>(rows) * h, 0.0f);
+  // Every element is written below (each sentence's rows, each head's columns; beta 0).
+  scratch.context.resize(static_cast<std::size_t>(rows) * h);
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (std::size_t s = 0; s + 1 < starts.size(); ++s) {
     const int t = starts[s + 1] - starts[s];
@@ -181,16 +182,17 @@ void Encoder::attention(const Block& block, const std::vector<float>& x, const s
         for (int j = 0; j < t; ++j) row[j] *= inverse;
       }
       sgemm(CblasNoTrans, CblasNoTrans, t, dh, t, 1.0f, scores.data(), t, v.data() + off, h,
-                  0.0f, context.data() + off, h);
+                  0.0f, scratch.context.data() + off, h);
     }
   }
 }
 
-void Encoder::run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts) const {
+void Encoder::run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts,
+                        Scratch& scratch) const {
   const int rows = starts.back();
-  std::vector<float> context, y, hidden;
-  attention(block, x, starts, context);
-  apply_linear(block.attention_out, context, rows, y);
+  std::vector<float>&y = scratch.y, &hidden = scratch.hidden;
+  attention(block, x, starts, scratch);
+  apply_linear(block.attention_out, scratch.context, rows, y);
   for (std::size_t i = 0; i < y.size(); ++i) y[i] += x[i];
   layer_norm(block.attention_norm, y, rows);
   apply_linear(block.intermediate, y, rows, hidden);
@@ -220,7 +222,8 @@ std::vector<HiddenStates> Encoder::forward(const std::vector<std::vector<int>>& 
     }
   }
   layer_norm(embedding_norm_, x, rows);
-  for (const Block& block : layers_) run_block(block, x, starts);
+  thread_local Scratch scratch;
+  for (const Block& block : layers_) run_block(block, x, starts, scratch);
   std::vector<HiddenStates> out(sentences.size());
   for (std::size_t s = 0; s < sentences.size(); ++s) {
     const int t = starts[s + 1] - starts[s];

@@ -59,14 +59,21 @@ class Encoder {
     Norm attention_norm, output_norm;
   };
   class Loader;
+  // The activations of one forward pass, kept from block to block and from
+  // batch to batch (per thread): a new vector per product was a new mapping
+  // of rows × 3072 floats each time, its pages faulted in and zeroed (a
+  // quarter of the CPU on a base-sized model).
+  struct Scratch {
+    std::vector<float> q, k, v, scores, context, y, hidden;
+  };
 
   // x (rows × in) -> rows × out.
   static void apply_linear(const Linear& linear, const std::vector<float>& x, int rows, std::vector<float>& y);
   void layer_norm(const Norm& norm, std::vector<float>& x, int rows) const;
   void activate(std::vector<float>& x) const;
   void attention(const Block& block, const std::vector<float>& x, const std::vector<int>& starts,
-                 std::vector<float>& context) const;
-  void run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts) const;
+                 Scratch& scratch) const;
+  void run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts, Scratch& scratch) const;
 
   ModelConfig config_;
   std::vector<float> word_embeddings_, position_embeddings_, token_type_embeddings_;
