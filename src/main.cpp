@@ -3,9 +3,11 @@
 #include <iostream>
 
 #include "evalcli/cli/run.hpp"
+#include "evalcli/core/code_pages.hpp"
 #include "evalcli/io/standard_output.hpp"
 
 int main(int argc, char** argv) {
+  evalcli::memory::allow_releasing_executable_pages();  // see core/code_pages.hpp
   evalcli::io::prepare_standard_streams();
   std::ios::sync_with_stdio(false);
   // run() flushes and closes it, and reports a failed write (docs/errors.md).

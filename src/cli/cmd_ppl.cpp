@@ -15,6 +15,7 @@
 #include "cli/progress.hpp"
 #include "cli/metric_command.hpp"
 #include "cli/run_signature.hpp"
+#include "evalcli/core/code_pages.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
 #include "evalcli/core/sha256.hpp"
@@ -263,7 +264,7 @@ void run_kenlm_output(const PplOptions& o, const RunSignature* given, Streams& i
   const std::string& lm = o.lms.front();
   // The MD5 (in the signature) is only computed if a signature is printed or checked.
   const bool needs_signature = !o.json_out.empty() || given != nullptr;
-  const auto model = ppl::NgramModel::load(lm, &io.err, needs_signature);
+  auto model = ppl::NgramModel::load(lm, &io.err, needs_signature);
   const std::string metric_fields = arpa_metric(setup, lm, *model).signature();
   // The model given must be the signature's (name, MD5, order).
   if (given != nullptr) check_rebuilt_signature(*given, "PPL", metric_fields, scorer_added_later(*model, lm));
@@ -282,7 +283,11 @@ void run_kenlm_output(const PplOptions& o, const RunSignature* given, Streams& i
     out.append(kenlm_line_text(line, levels.sentence));
     if (o.per_doc) per_line.push_back(kenlm_line_json(line));
   };
+  memory::release_executable_pages();  // start-up is over: its code need not stay resident
   const ppl::ArpaCorpus scored = ppl::score_arpa_text(*model, input, scoring, print_kenlm_line);
+  // Released before the summary is printed: the code that prints it, mapped
+  // back after release_executable_pages, then does not add to the peak memory.
+  model.reset();
   progress.finish();
   const ppl::PplStats& corpus = scored.totals;
   const nlohmann::ordered_json details = corpus.to_json();
@@ -376,6 +381,7 @@ void run_arpa(const PplOptions& o, const RunSignature* given, Streams& io) {
     if (m == 0 && !o.output.quiet) scoring.on_line = [&](std::string_view line) { tokenized_look.add(line); };
     Progress progress(io.err, o.output.quiet);
     scoring.on_scored = line_progress(progress, o.input);
+    if (m == 0) memory::release_executable_pages();  // start-up is over: its code need not stay resident
     ppl::ArpaCorpus scored = ppl::score_arpa_text(*model, input, scoring);
     progress.finish();
     // As every metric: nothing to score is an input error, not a report of n/a.

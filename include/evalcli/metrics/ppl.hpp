@@ -68,8 +68,15 @@ class NgramModel {
   // that word a little later finds them in the cache.
   struct NgramKeys {
     std::uint64_t keys[kMaxOrder];
+    // The longest state the word can leave, where the look-ups tell (a trie
+    // walk stops at the first n-gram absent): the next word's prepare() needs
+    // no longer history. kMaxOrder when unknown (hashed keys are not looked up).
+    std::size_t next_context_limit = kMaxOrder;
   };
-  void prepare(std::span<const WordId> words, NgramKeys& keys) const;
+  // `context_limit`: the previous word's next_context_limit. As KenLM's walk,
+  // which stops at the end of its state: past it the n-gram cannot exist,
+  // and a trie would search for it in vain.
+  void prepare(std::span<const WordId> words, NgramKeys& keys, std::size_t context_limit = kMaxOrder) const;
   WordId begin_sentence() const { return begin_sentence_; }
   WordId end_sentence() const { return end_sentence_; }
 

@@ -736,17 +736,26 @@ void index_words(const Search& search, std::span<const std::string_view> words, 
 }
 
 template <class Search>
-void prepare_keys(const Search& search, std::span<const WordId> words, NgramModel::NgramKeys& keys) {
+void prepare_keys(const Search& search, std::span<const WordId> words, NgramModel::NgramKeys& keys,
+                  std::size_t context_limit) {
+  keys.next_context_limit = kMaxOrder;
   if (words.empty()) return;
-  const std::size_t history = std::min(words.size() - 1, static_cast<std::size_t>(search.order() - 1));
+  const std::size_t history =
+      std::min({words.size() - 1, static_cast<std::size_t>(search.order() - 1), context_limit});
   const WordId* last = words.data() + words.size() - 1;
   search.prefetch_unigram(*last);  // read first by score()
   std::uint64_t key = search.start_key(*last);
-  for (std::size_t i = 0; i < history; ++i) {
+  std::size_t i = 0;
+  for (; i < history; ++i) {
     key = search.fold(key, last[-1 - static_cast<std::ptrdiff_t>(i)]);
     keys.keys[i] = key;
+    if constexpr (requires { Search::kAbsent; }) {  // a trie walk: nothing longer past an absent n-gram
+      if (key == Search::kAbsent) break;
+    }
     search.prefetch(static_cast<int>(i) + 2, key);
   }
+  // The state after this word holds at most the word and the i context words found.
+  if constexpr (requires { Search::kAbsent; }) keys.next_context_limit = i + 1;
 }
 
 template <class Search>
@@ -889,8 +898,8 @@ void NgramModel::index_all(std::span<const std::string_view> words, std::vector<
   with_search([&](const auto& search) { index_words(search, words, out); });
 }
 
-void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys) const {
-  with_search([&](const auto& search) { prepare_keys(search, words, keys); });
+void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys, std::size_t context_limit) const {
+  with_search([&](const auto& search) { prepare_keys(search, words, keys, context_limit); });
 }
 
 WordScore NgramModel::score(std::span<const WordId> history, WordId word) const {

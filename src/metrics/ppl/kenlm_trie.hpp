@@ -42,7 +42,7 @@ class KenlmTrieModel {
 
   static std::uint64_t hash_word(std::string_view word) { return murmur_hash64a(word); }
   WordId find_word(std::uint64_t word_hash) const;
-  void prefetch_word(std::uint64_t) const {}
+  void prefetch_word(std::uint64_t word_hash) const;
 
   // An n-gram's key is where its entry is: the order in the top bits, the
   // entry's index below. Extending a key to an older word is the trie walk
@@ -77,7 +77,10 @@ class KenlmTrieModel {
 
   static std::uint64_t make_key(int n, std::uint64_t index) { return (static_cast<std::uint64_t>(n) << 58) | index; }
   const unsigned char* unigram_entry(WordId word) const { return unigrams_ + 16 * static_cast<std::size_t>(word); }
-  std::uint64_t next_pointer(const Level& level, std::uint64_t index) const;
+  // The children of entry `index` of `level`: [begin, end) of the order above.
+  void child_range(const Level& level, std::uint64_t index, std::uint64_t& begin, std::uint64_t& end) const;
+  // Where a word's hash would be in a vocabulary of uniform hashes.
+  std::uint64_t first_guess(std::uint64_t word_hash) const;
   // The entry of `word` among [begin, end) of `level`, or kAbsent.
   std::uint64_t find_in(const Level& level, std::uint64_t begin, std::uint64_t end, WordId word) const;
   std::uint64_t weight_offset(const Level& level, std::uint64_t index) const {

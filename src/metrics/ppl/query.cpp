@@ -121,11 +121,14 @@ LineScore score_line(const NgramModel& model, std::span<const std::string_view> 
   constexpr std::size_t kAhead = 3;
   constexpr std::size_t kRing = 4;  // > kAhead, a power of two
   NgramModel::NgramKeys keys[kRing];
-  for (std::size_t j = first; j < std::min(first + kAhead, ids.size()); ++j) {
-    model.prepare(all.first(j + 1), keys[(j - first) % kRing]);
-  }
+  // Each word's history is bounded by what the previous word's keys found (prepared just before it).
+  const auto prepare = [&](std::size_t j) {
+    const std::size_t limit = j == first ? kMaxOrder : keys[(j - 1 - first) % kRing].next_context_limit;
+    model.prepare(all.first(j + 1), keys[(j - first) % kRing], limit);
+  };
+  for (std::size_t j = first; j < std::min(first + kAhead, ids.size()); ++j) prepare(j);
   for (std::size_t j = first; j < ids.size(); ++j) {
-    if (j + kAhead < ids.size()) model.prepare(all.first(j + kAhead + 1), keys[(j + kAhead - first) % kRing]);
+    if (j + kAhead < ids.size()) prepare(j + kAhead);
     const std::size_t now = (j - first) % kRing;
     const WordId id = ids[j];
     const WordScore score = model.score(states[current], id, keys[now], states[current ^ 1]);
