@@ -61,8 +61,8 @@ class Encoder {
   class Loader;
   // The activations of one forward pass, kept from block to block and from
   // batch to batch (per thread): a new vector per product was a new mapping
-  // of rows × 3072 floats each time, its pages faulted in and zeroed (a
-  // quarter of the CPU on a base-sized model).
+  // of rows × 3072 floats each time, its pages faulted in and zeroed (base-sized
+  // BERT: 23% of the CPU on 50 pairs, 9% on 200).
   struct Scratch {
     std::vector<float> q, k, v, scores, context, y, hidden;
   };
