@@ -26,6 +26,7 @@ BertScoreOptions bertscore_options(const OptionValues& values) {
   options.idf = values.flag("idf");
   options.baseline_path = values.text("baseline");
   options.batch_size = static_cast<std::size_t>(values.integer("batch-size", 64));
+  options.encoder = values.text("encoder", "v2");
   return options;
 }
 

@@ -197,3 +197,52 @@ TEST_CASE("bertscore refuses --shard and names a folder that is not a model (exi
   CHECK(no_layer.exit_code == 2);
   CHECK(no_layer.err.find("--num-layers is required") != std::string::npos);
 }
+
+namespace {
+
+// `evalcli bertscore` on the tiny BERT's en pairs with `extra` options: the JSON report.
+nlohmann::json tiny_bert_report(const fs::path& reference, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"bertscore", "--model", (reference / "models/tiny-bert-uncased").string(),
+                                   "-i", (reference / "data/en.cand").string(), "-r", (reference / "data/en.ref").string(),
+                                   "-sl", "-f", "json", "-q"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto result = evalcli::test::run_cli(args);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return nlohmann::json::parse(result.out);
+}
+
+std::vector<double> sentence_stats(const nlohmann::json& report) {
+  std::vector<double> stats;
+  for (const auto& sentence : report["sentences"]) {
+    for (int c = 0; c < 3; ++c) stats.push_back(sentence["stats"][c].get<double>());
+  }
+  return stats;
+}
+
+}  // namespace
+
+TEST_CASE("encoder versions: v2 by default, v1 on request, and a v1 signature read back runs v1", "[bertscore]") {
+  const auto reference = evalcli::test::bertscore_reference();
+  if (!reference) return;
+  const auto latest = tiny_bert_report(*reference, {"--num-layers", "2"});
+  const auto v1 = tiny_bert_report(*reference, {"--num-layers", "2", "--encoder", "v1"});
+  const std::string v1_signature = v1["signature"];
+  CHECK(latest["signature"].get<std::string>().find("|encoder:v2|") != std::string::npos);
+  REQUIRE(v1_signature.find("|encoder:v1|") != std::string::npos);
+  // The versions differ only in GELU's last bits: the scores move, by float rounding.
+  const std::vector<double> v1_stats = sentence_stats(v1), latest_stats = sentence_stats(latest);
+  REQUIRE(v1_stats.size() == latest_stats.size());
+  CHECK(v1_stats != latest_stats);
+  for (std::size_t i = 0; i < v1_stats.size(); ++i) CHECK(std::abs(v1_stats[i] - latest_stats[i]) < 1e-6);
+
+  const auto replayed_v1 = tiny_bert_report(*reference, {"--signature", "BERTScore|" + v1_signature});
+  CHECK(sentence_stats(replayed_v1) == v1_stats);
+  CHECK(replayed_v1["signature"] == v1_signature);
+
+  const evalcli::test::TempFile line("a cat\n");
+  const auto unknown = evalcli::test::run_cli({"bertscore", "--model", (*reference / "models/tiny-bert-uncased").string(),
+                                               "--num-layers", "1", "--encoder", "v9", "-r", line.path(), "-i", line.path()});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("v9") != std::string::npos);
+}

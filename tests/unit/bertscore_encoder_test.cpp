@@ -36,12 +36,12 @@ std::vector<int> input_ids(const SafetensorsFile& file, const std::string& name)
 }
 
 // The largest |ours - transformers'| over every layer and sentence.
-double hidden_state_gap(const fs::path& model, const fs::path& golden) {
+double hidden_state_gap(const fs::path& model, const fs::path& golden, EncoderVersion version) {
   const SafetensorsFile expected(golden.string());
   double gap = 0;
   const int layers = ModelFolder(model.string(), -1).config().num_hidden_layers;
   for (int layer = 0; layer <= layers; ++layer) {
-    const ModelFolder folder(model.string(), layer);
+    const ModelFolder folder(model.string(), layer, version);
     for (int s = 0; s < 3; ++s) {
       const std::string prefix = "s" + std::to_string(s) + ".";
       const std::vector<float> states = expected.to_float32(prefix + "hidden_states");
@@ -61,9 +61,12 @@ double hidden_state_gap(const fs::path& model, const fs::path& golden) {
 TEST_CASE("the encoder gives transformers' hidden states at every layer", "[bertscore][encoder]") {
   const auto reference = evalcli::test::bertscore_reference();
   if (!reference) return;
-  for (const std::string model : {"tiny-bert-uncased", "tiny-bert-cased-zh", "tiny-roberta"}) {
-    INFO(model);
-    CHECK(hidden_state_gap(*reference / "models" / model, *reference / "golden" / model / "hidden_states.en3.safetensors") < 2e-5);
+  for (const EncoderVersion version : {EncoderVersion::v1, EncoderVersion::v2}) {
+    for (const std::string model : {"tiny-bert-uncased", "tiny-bert-cased-zh", "tiny-roberta"}) {
+      INFO(model << ", encoder " << encoder_version_name(version));
+      CHECK(hidden_state_gap(*reference / "models" / model, *reference / "golden" / model / "hidden_states.en3.safetensors",
+                             version) < 2e-5);
+    }
   }
 }
 
@@ -134,8 +137,12 @@ const fs::path kTinyDistilbert = evalcli::test::distilbert_reference() / "models
 }  // namespace
 
 TEST_CASE("DistilBERT's encoder gives transformers' hidden states at every layer", "[bertscore][encoder]") {
-  CHECK(hidden_state_gap(kTinyDistilbert,
-                         evalcli::test::distilbert_reference() / "golden/tiny-distilbert/hidden_states.en3.safetensors") < 2e-5);
+  for (const EncoderVersion version : {EncoderVersion::v1, EncoderVersion::v2}) {
+    INFO("encoder " << encoder_version_name(version));
+    CHECK(hidden_state_gap(kTinyDistilbert,
+                           evalcli::test::distilbert_reference() / "golden/tiny-distilbert/hidden_states.en3.safetensors",
+                           version) < 2e-5);
+  }
 }
 
 TEST_CASE("DistilBERT's config.json keys and tensor names are transformers'", "[bertscore][encoder]") {

@@ -31,6 +31,7 @@ struct BertScoreOptions {
   bool idf = false;
   std::string baseline_path;  // "": no rescaling
   std::size_t batch_size = 64;
+  std::string encoder = "v2";  // evalcli's encoder version: "v2", or "v1" to reproduce earlier runs
 };
 
 // What the signature says of a run (everything that can change a number).
@@ -44,7 +45,7 @@ struct BertScoreIdentity {
   bool idf = false;
   std::string rescale = "no";  // or "sha256.<16 hex>" of the baseline file
   std::size_t batch_size = 64;
-  std::string encoder = "v1";  // evalcli's encoder version
+  std::string encoder = "v2";  // evalcli's encoder version
 };
 
 // P, R and F of one candidate.

@@ -121,6 +121,12 @@ ModelChoice choose_model(const BertScoreOptions& options, std::vector<std::strin
   return {bert_score_default_layers(known), ""};
 }
 
+bertscore::EncoderVersion encoder_version(const std::string& name) {
+  if (name == "v1") return bertscore::EncoderVersion::v1;
+  if (name == "v2") return bertscore::EncoderVersion::v2;
+  throw usage_error(fmt::format("--encoder {}: evalcli's encoder versions are v1 and v2", name));
+}
+
 // bert_score lower-cases lang; it becomes a signature field, so only letters,
 // digits, '-' and '_' ("en-sci").
 std::string checked_lang(std::string lang) {
@@ -165,7 +171,7 @@ BertScoreScorer::BertScoreScorer(const BertScoreOptions& options) : options_(opt
   options_.lang = checked_lang(options.lang);
   const ModelChoice choice = choose_model(options_, notes_);
   const int layers = choice.layer;
-  folder_ = std::make_unique<bertscore::ModelFolder>(options.model_dir, layers);
+  folder_ = std::make_unique<bertscore::ModelFolder>(options.model_dir, layers, encoder_version(options.encoder));
   identity_.model_type = folder_->config().model_type;
   identity_.model_name = folder_name(options.model_dir);
   identity_.weights = short_sha256(folder_->weights_sha256());
@@ -174,6 +180,7 @@ BertScoreScorer::BertScoreScorer(const BertScoreOptions& options) : options_(opt
   identity_.lang = choice.lang;
   identity_.idf = options.idf;
   identity_.batch_size = options.batch_size;
+  identity_.encoder = options.encoder;
   if (!options.baseline_path.empty()) {
     baseline_ = bertscore::read_baseline(options.baseline_path, layers);
     identity_.rescale = short_sha256(sha256_file_hex(options.baseline_path));
@@ -254,7 +261,6 @@ const IdentityField kIdentityFields[] = {
     {"weights", "signature-weights", &BertScoreIdentity::weights},
     {"tok", "signature-tok", &BertScoreIdentity::tokenizer},
     {"rescale", "signature-rescale", &BertScoreIdentity::rescale},
-    {"encoder", "signature-encoder", &BertScoreIdentity::encoder},
 };
 
 // A printer of one identity value.
@@ -279,8 +285,7 @@ std::unique_ptr<StatsModel> build_bertscore(const OptionValues& values, const Bu
   identity.weights = values.text("signature-weights");
   identity.tokenizer = values.text("signature-tok");
   identity.rescale = values.text("signature-rescale", "no");
-  identity.encoder = values.text("signature-encoder", "v1");
-  if (identity.encoder != "v1") throw usage_error(fmt::format("signature field encoder:{} is not this evalcli's (v1)", identity.encoder));
+  identity.encoder = values.text("encoder", "v2");
   identity.layer = values.integer("num-layers", 0);
   identity.lang = checked_lang(values.text("lang"));
   identity.idf = values.flag("idf");
@@ -319,6 +324,11 @@ MetricDefinition make_bertscore_definition() {
        .help = "pairs per batch (bert_score's results depend on it: padding counts as similarity 0)",
        .default_text = "64", .min = 1, .max = 1 << 20, .signature_key = "batch",
        .print = identity_printer([](const BertScoreIdentity& i) { return std::to_string(i.batch_size); })},
+      {.name = "encoder",
+       .help = "evalcli's encoder version: v2 (GELU in float, vectorised), or v1 (GELU in double) to reproduce a "
+               "signature with encoder:v1 (scores differ in the last digits)",
+       .default_text = "v2", .choices = {"v1", "v2"}, .signature_key = "encoder",
+       .print = identity_printer([](const BertScoreIdentity& i) { return i.encoder; })},
   };
   for (const auto& [key, hidden, member] : kIdentityFields) {
     d.signature_keys.push_back({key, "",

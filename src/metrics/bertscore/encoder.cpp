@@ -7,9 +7,12 @@
 
 #include "evalcli/core/error.hpp"
 #include "metrics/bertscore/blas.hpp"
+#include "metrics/bertscore/gelu.hpp"
 #include "metrics/bertscore/safetensors.hpp"
 
 namespace evalcli::bertscore {
+
+const char* encoder_version_name(EncoderVersion version) { return version == EncoderVersion::v1 ? "v1" : "v2"; }
 
 const TensorNames& tensor_names(Architecture architecture) {
   static const TensorNames bert = {
@@ -86,7 +89,8 @@ class Encoder::Loader {
   std::string prefix_;
 };
 
-Encoder::Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers) : config_(config) {
+Encoder::Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers, EncoderVersion version)
+    : config_(config), version_(version) {
   const Loader load(weights, config);
   const TensorNames& names = tensor_names(config.architecture);
   const int h = config.hidden_size;
@@ -139,7 +143,11 @@ void Encoder::layer_norm(const Norm& norm, std::vector<float>& x, int rows) cons
 void Encoder::activate(std::vector<float>& x) const {
   switch (config_.activation) {
     case Activation::gelu_erf:
-      for (float& v : x) v = static_cast<float>(0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))));
+      if (version_ == EncoderVersion::v1) {
+        gelu_erf_v1(x);
+      } else {
+        gelu_erf_v2(x);
+      }
       break;
     case Activation::gelu_tanh: {
       const double c = std::sqrt(2.0 / M_PI);

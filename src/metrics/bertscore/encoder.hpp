@@ -23,6 +23,13 @@ struct TensorNames {
 };
 const TensorNames& tensor_names(Architecture architecture);
 
+// evalcli's encoder versions (the signature's `encoder:` field): v1 computes
+// GELU in double through libm, v2 in float, vectorised (gelu.hpp); nothing
+// else differs. Scores of v2 differ from v1's in the last digits only.
+enum class EncoderVersion { v1, v2 };
+inline constexpr EncoderVersion kLatestEncoder = EncoderVersion::v2;
+const char* encoder_version_name(EncoderVersion version);  // "v1", "v2"
+
 // A sentence's hidden states: rows × hidden_size floats, row-major.
 struct HiddenStates {
   int rows = 0;
@@ -36,7 +43,8 @@ class Encoder {
   // Loads the embeddings and the first `num_layers` blocks from `weights`
   // (tensor_names(), with or without the hub's prefix, norms' "gamma"/"beta"
   // or "weight"/"bias"). Throws Error(missing_resource) naming the file and a missing tensor.
-  Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers);
+  Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers,
+          EncoderVersion version = kLatestEncoder);
 
   // The output of block `num_layers` (0: the embeddings) for each sentence's
   // token ids, which must be shorter than max_position_embeddings and below vocab_size.
@@ -44,6 +52,7 @@ class Encoder {
 
   int num_layers() const { return static_cast<int>(layers_.size()); }
   const ModelConfig& config() const { return config_; }
+  EncoderVersion version() const { return version_; }
 
  private:
   struct Linear {
@@ -76,6 +85,7 @@ class Encoder {
   void run_block(const Block& block, std::vector<float>& x, const std::vector<int>& starts, Scratch& scratch) const;
 
   ModelConfig config_;
+  EncoderVersion version_;
   std::vector<float> word_embeddings_, position_embeddings_, token_type_embeddings_;
   Norm embedding_norm_;
   std::vector<Block> layers_;

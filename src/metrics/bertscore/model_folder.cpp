@@ -28,7 +28,7 @@ std::string weights_path(const fs::path& folder) {
 
 }  // namespace
 
-ModelFolder::ModelFolder(const std::string& folder, int num_layers) : path_(folder) {
+ModelFolder::ModelFolder(const std::string& folder, int num_layers, EncoderVersion version) : path_(folder) {
   if (!fs::is_directory(folder)) throw Error(ExitCode::missing_resource, fmt::format("{}: not a model folder", folder));
   config_ = read_model_config((fs::path(folder) / "config.json").string());
   if (num_layers < 0) num_layers = config_.num_hidden_layers;
@@ -38,7 +38,7 @@ ModelFolder::ModelFolder(const std::string& folder, int num_layers) : path_(fold
   tokenizer_ = load_tokenizer(folder, config_.model_type, config_.max_position_embeddings - config_.first_position());
   const SafetensorsFile weights(weights_path(folder));
   weights_sha256_ = weights.content_sha256();  // before the copies: the file's pages and the copies are never resident together
-  encoder_ = std::make_unique<Encoder>(config_, weights, num_layers);
+  encoder_ = std::make_unique<Encoder>(config_, weights, num_layers, version);
 }
 
 ModelFolder::~ModelFolder() = default;

@@ -13,9 +13,9 @@ namespace evalcli::bertscore {
 class ModelFolder {
  public:
   // Loads the folder with the first `num_layers` blocks of its encoder
-  // (-1: all). Errors are Error(missing_resource) naming the file; a folder
-  // with pytorch_model.bin alone is told how to convert it.
-  ModelFolder(const std::string& folder, int num_layers);
+  // (-1: all), run as encoder `version`. Errors are Error(missing_resource)
+  // naming the file; a folder with pytorch_model.bin alone is told how to convert it.
+  ModelFolder(const std::string& folder, int num_layers, EncoderVersion version = kLatestEncoder);
   ~ModelFolder();
 
   const ModelConfig& config() const { return config_; }

@@ -1,0 +1,27 @@
+#pragma once
+// GELU with erf (transformers' "gelu": x * Phi(x), Phi the standard normal
+// distribution function) over a row of activations, per encoder version.
+#include <span>
+
+namespace evalcli::bertscore {
+
+// Encoder v1: 0.5 * x * (1 + erf(x / sqrt 2)) in double, one element at a
+// time through libm, rounded to float (about a fifth of a base-sized BERT's CPU).
+void gelu_erf_v1(std::span<float> values);
+
+// Encoder v2: the same function in float and without branches, so that the
+// compiler vectorises it (AVX2 where the CPU has it, SSE2 otherwise; both give
+// the same bits: no fused multiply-adds). Phi(x) = erfc(-x / sqrt 2) / 2 with
+// erfc(z) = t * exp(-z*z + P(t)), t = 1 / (1 + z/2) and P a polynomial fitted
+// for this project (docs/bertscore.md, "Encoder versions"). Within 7 ulp of
+// the exact value for |x| < 8; |results| below 1e-34 become 0 (no subnormals
+// reach the next matrix product).
+void gelu_erf_v2(std::span<float> values);
+
+namespace detail {
+// gelu_erf_v2 compiled for the baseline x86-64 (SSE2) whatever the CPU: tests
+// check that the AVX2 build gives the same bits.
+void gelu_erf_v2_baseline(std::span<float> values);
+}  // namespace detail
+
+}  // namespace evalcli::bertscore

@@ -1,0 +1,132 @@
+// GELU of the encoder versions against the exact function, x * erfc(-x / sqrt 2) / 2
+// in double (src/metrics/bertscore/gelu.hpp).
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "metrics/bertscore/gelu.hpp"
+
+using namespace evalcli::bertscore;
+
+namespace {
+
+double exact_gelu(float x) { return 0.5 * x * std::erfc(-static_cast<double>(x) / std::sqrt(2.0)); }
+
+// Every `stride`-th float (by its bits) from `from` to `to` (both positive).
+std::vector<float> floats_between(float from, float to, std::uint32_t stride) {
+  std::vector<float> values;
+  const auto last = std::bit_cast<std::uint32_t>(to);
+  for (auto bits = std::bit_cast<std::uint32_t>(from); bits <= last; bits += stride) values.push_back(std::bit_cast<float>(bits));
+  return values;
+}
+
+std::vector<float> negated(std::vector<float> values) {
+  for (float& v : values) v = -v;
+  return values;
+}
+
+std::vector<float> joined(std::vector<float> a, const std::vector<float>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// |result - exact| in units of the last place of the exact value rounded to float.
+double ulps(float result, double exact) {
+  const float rounded = std::abs(static_cast<float>(exact));
+  const float spacing = std::nextafter(rounded, std::numeric_limits<float>::infinity()) - rounded;
+  return std::abs(result - exact) / spacing;
+}
+
+}  // namespace
+
+TEST_CASE("GELU v2 is within 7 ulp of the exact value for |x| <= 8", "[bertscore][gelu]") {
+  const std::vector<float> positive = floats_between(1e-30f, 8.0f, 1021);  // about a million, every binade
+  std::vector<float> xs = joined(joined(positive, negated(positive)), {0.0f, -0.0f});
+  std::vector<float> ys = xs;
+  gelu_erf_v2(ys);
+  double worst = 0;
+  float worst_x = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double error = ulps(ys[i], exact_gelu(xs[i]));
+    if (error > worst) worst = error, worst_x = xs[i];
+  }
+  INFO("worst at x = " << worst_x << ": " << worst << " ulp");
+  CHECK(worst <= 7.0);
+}
+
+TEST_CASE("GELU v1 is the exact value rounded to float for x >= -3", "[bertscore][gelu]") {
+  // Below -3, v1's 1 + erf(x / sqrt 2) cancels: its relative error grows (absolute error stays below 1e-16).
+  const std::vector<float> xs = joined(floats_between(1e-30f, 8.0f, 4099), negated(floats_between(1e-30f, 3.0f, 4099)));
+  std::vector<float> ys = xs;
+  gelu_erf_v1(ys);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    INFO("x = " << xs[i]);
+    REQUIRE(ulps(ys[i], exact_gelu(xs[i])) <= 1.0);
+  }
+}
+
+TEST_CASE("GELU v2 beyond |x| = 8: accurate, then 0 (never subnormal), infinities and NaN as v1", "[bertscore][gelu]") {
+  const std::vector<float> far_left = negated(floats_between(8.0f, 1e4f, 4099));
+  std::vector<float> left = far_left;
+  gelu_erf_v2(left);
+  int zeros = 0;
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    INFO("x = " << far_left[i]);
+    const double exact = exact_gelu(far_left[i]);
+    if (left[i] == 0.0f) {
+      ++zeros;
+      REQUIRE(std::abs(exact) < 1e-34);  // flushed only where the exact value is that small
+    } else {
+      REQUIRE(std::isnormal(left[i]));
+      REQUIRE(ulps(left[i], exact) <= 7.0);
+    }
+  }
+  CHECK(zeros > 0);
+
+  const std::vector<float> far_right = floats_between(8.0f, 1e30f, 409999);
+  std::vector<float> right = far_right;
+  gelu_erf_v2(right);
+  for (std::size_t i = 0; i < right.size(); ++i) REQUIRE(right[i] == far_right[i]);  // Phi(x) rounds to 1
+
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> special = {inf, -inf, std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> v1 = special;
+  gelu_erf_v2(special);
+  gelu_erf_v1(v1);
+  CHECK(special[0] == inf);
+  CHECK(v1[0] == inf);
+  CHECK(std::isnan(special[1]) == std::isnan(v1[1]));
+  CHECK(std::isnan(special[2]));
+}
+
+TEST_CASE("GELU v2 gives the same bits with and without AVX2", "[bertscore][gelu]") {
+  if (!__builtin_cpu_supports("avx2")) {
+    WARN("this CPU has no AVX2: only the baseline build runs here");
+    return;
+  }
+  const std::vector<float> positive = floats_between(1e-30f, 20.0f, 997);
+  std::vector<float> dispatched = joined(positive, negated(positive));
+  std::vector<float> baseline = dispatched;
+  gelu_erf_v2(dispatched);
+  detail::gelu_erf_v2_baseline(baseline);
+  CHECK(std::memcmp(dispatched.data(), baseline.data(), dispatched.size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("GELU v2 of a span of any length: the vector body and the scalar tail agree", "[bertscore][gelu]") {
+  const std::vector<float> positive = floats_between(0.01f, 4.0f, 1000003);
+  const std::vector<float> xs = joined(positive, negated(positive));
+  REQUIRE(xs.size() >= 37);
+  for (std::size_t n = 0; n <= 37; ++n) {
+    std::vector<float> part(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(n));
+    std::vector<float> one_by_one = part;
+    gelu_erf_v2(part);
+    for (float& v : one_by_one) gelu_erf_v2(std::span<float>(&v, 1));
+    REQUIRE(std::memcmp(part.data(), one_by_one.data(), part.size() * sizeof(float)) == 0);
+  }
+}
