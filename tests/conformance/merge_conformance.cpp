@@ -214,7 +214,7 @@ TEST_CASE("check passes, fails with exit 5, refuses other signatures", "[stats][
             .exit_code == 2);
 }
 
-TEST_CASE("native commands: --stats and --confidence; JSON always describes sentence scores",
+TEST_CASE("native commands: --stats and --confidence, JSON always describes sentence scores",
           "[stats][cli]") {
   const TempFile ref("the cat sat on the mat\na quick brown fox jumps\n"), hyp("the cat sat on a mat\na fox\n");
   const CliResult text = run_cli({"bleu", "-r", ref.path(), "-i", hyp.path(), "--stats", "--confidence",

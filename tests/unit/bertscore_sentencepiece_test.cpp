@@ -76,7 +76,7 @@ TEST_CASE("libsentencepiece is loaded by the first XLM-R model, not by other com
   CHECK(spm.err.find("libevalcli_spm.so") != std::string::npos);
 }
 
-TEST_CASE("without libevalcli_spm.so beside evalcli, XLM-R models are exit 4 naming it; BERT still runs", "[bertscore][sentencepiece]") {
+TEST_CASE("without libevalcli_spm.so beside evalcli, XLM-R models are exit 4 naming it, BERT still runs", "[bertscore][sentencepiece]") {
   const auto reference = evalcli::test::bertscore_reference();
   if (!reference) return;
   const auto dir = std::filesystem::temp_directory_path() / ("evalcli-no-spm-" + std::to_string(::getpid()));

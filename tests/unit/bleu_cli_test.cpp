@@ -30,7 +30,7 @@ TEST_CASE("bleu reads hypotheses from -i, stdin and references from -r or positi
   CHECK(from_file != "0.0000000000000\n");
 }
 
-TEST_CASE("CRLF files score like LF files; a BOM is kept as a character", "[bleu][cli][input]") {
+TEST_CASE("CRLF files score like LF files, a BOM is kept as a character", "[bleu][cli][input]") {
   TempFile ref(kRef), hyp(kHyp);
   TempFile ref_crlf("The cat sat on the mat .\r\nA quick brown fox .\r\nHello world\r\n");
   TempFile hyp_crlf("The cat sat on a mat .\r\nA fast brown fox .\r\nHello world");  // no final newline

@@ -83,7 +83,7 @@ TEST_CASE("check reads evalcli sacrebleu's JSON and lists of reports of several 
   CHECK_THAT(result.err, Catch::Contains("has no chrF2 scores"));
 }
 
-TEST_CASE("another evalcli version alone is a note; another component is a refusal", "[stats][check]") {
+TEST_CASE("another evalcli version alone is a note, another component is a refusal", "[stats][check]") {
   const TempFile report("", ".json");
   REQUIRE(run_cli({"bleu", "-r", data("ref.txt"), "-i", data("hyp.txt"), "--json-out", report.path()}).exit_code == 0);
   const auto edited = [&](const std::string& from, const std::string& to) {

@@ -84,7 +84,7 @@ TEST_CASE("a single image gives CIDEr 0 (every idf is log 1 - log 1)", "[cider]"
   CHECK(score({{{"a man riding a horse"}, "a man riding a horse"}})[0] == 0.0);
 }
 
-TEST_CASE("empty hypothesis scores 0; an empty reference still counts", "[cider]") {
+TEST_CASE("empty hypothesis scores 0, an empty reference still counts", "[cider]") {
   const auto scores = score({{{"a b", ""}, ""}, {{"c d"}, "c d"}, {{"a b", ""}, "a b"}});
   CHECK(scores[0] == 0.0);
   const auto one_ref = score({{{"a b"}, ""}, {{"c d"}, "c d"}, {{"a b"}, "a b"}});

@@ -395,7 +395,7 @@ TEST_CASE("coco: captions as shared word ids score as their text (Bleu, ROUGE_L,
         evalcli::serialize_document_frequencies(by_text.document_frequencies("none-v1")));
 }
 
-TEST_CASE("text: for_each_split visits split()'s words; a pipeline knows the lines it leaves unchanged") {
+TEST_CASE("text: for_each_split visits split()'s words, a pipeline knows the lines it leaves unchanged") {
   for (const std::u32string line : {U"", U"  ", U"a", U" a  b\tc\u00a0d ", U"a b c"}) {
     std::vector<std::u32string_view> visited;
     evalcli::text::for_each_split(line, [&](std::u32string_view word) { visited.push_back(word); });

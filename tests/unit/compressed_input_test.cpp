@@ -67,7 +67,7 @@ TEST_CASE("compressed data on standard input gets a hint", "[compressed]") {
         ".gz\nhint: decompress it first, or give the file with -i NAME.gz\n");
 }
 
-TEST_CASE("a file named .gz must hold gzip data; an empty one is no lines", "[compressed]") {
+TEST_CASE("a file named .gz must hold gzip data, an empty one is no lines", "[compressed]") {
   const auto result = run_cli({"bleu", "-r", data("ref.txt"), "-i", data("not-gzip.txt.gz")});
   CHECK(result.exit_code == 3);
   CHECK(result.err == "evalcli: error: " + data("not-gzip.txt.gz") + ": not gzip data, though the name ends in .gz\n");

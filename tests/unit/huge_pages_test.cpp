@@ -35,7 +35,7 @@ bool all_bytes_are(const memory::ZeroedBuffer& buffer, std::size_t from, std::si
 }
 }  // namespace
 
-TEST_CASE("ZeroedBuffer: zeroed; calloc below 2 MiB, a 2 MiB-aligned mapping from 2 MiB", "[memory]") {
+TEST_CASE("ZeroedBuffer: zeroed, calloc below 2 MiB, a 2 MiB-aligned mapping from 2 MiB", "[memory]") {
   CHECK(memory::ZeroedBuffer().data() == nullptr);
   CHECK(memory::ZeroedBuffer(0).size() == 0);
   for (const std::size_t bytes : {std::size_t{1}, std::size_t{4097}, memory::kHugePage, memory::kHugePage + 1}) {

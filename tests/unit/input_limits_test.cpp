@@ -81,7 +81,7 @@ TEST_CASE("limits: /dev/zero given to a whole-file reader fails at the limit, in
   CHECK(lm.err.find("/dev/zero:1: line longer than 16777216 bytes") != std::string::npos);
 }
 
-TEST_CASE("limits: EVALCLI_MAX_FILE_BYTES sets the limit; bad values are usage errors", "[limits]") {
+TEST_CASE("limits: EVALCLI_MAX_FILE_BYTES sets the limit, bad values are usage errors", "[limits]") {
   const TempFile ref("a b c\n"), hyp("a b d\n");
   const TempFile shard(bleu_shard(ref.path(), hyp.path()));
   const auto size = std::to_string(fs::file_size(shard.path()));

@@ -26,7 +26,7 @@ const std::string kChineseWarning =
 
 }  // namespace
 
-TEST_CASE("bleu -l en-zh picks the zh tokenizer; the default warns about Chinese text", "[language]") {
+TEST_CASE("bleu -l en-zh picks the zh tokenizer, the default warns about Chinese text", "[language]") {
   const auto plain = run_cli(zh_run("bleu"));
   REQUIRE(plain.exit_code == 0);
   CHECK(plain.out.rfind("BLEU|nrefs:1|case:mixed|eff:no|tok:13a-v1|smooth:exp|version:evalcli-", 0) == 0);
@@ -48,7 +48,7 @@ TEST_CASE("bleu -l en-zh picks the zh tokenizer; the default warns about Chinese
         run_cli(zh_run("bleu", {"-tok", "char"})).out);
 }
 
-TEST_CASE("every scoring command takes -l; the word-based ones warn without it", "[language]") {
+TEST_CASE("every scoring command takes -l, the word-based ones warn without it", "[language]") {
   for (const std::string command : {"ter", "meteor", "cider"}) {
     INFO(command);
     const auto plain = run_cli(zh_run(command));
@@ -92,7 +92,7 @@ TEST_CASE("-l with a language whose tokenizer is missing, or malformed: usage er
   CHECK(run_cli(zh_run("bleu", {"-l", "zh-en", "-q"})).out == run_cli(zh_run("bleu")).out);
 }
 
-TEST_CASE("a signature from a -l run reads back; -l next to --signature is refused", "[language][signature]") {
+TEST_CASE("a signature from a -l run reads back, -l next to --signature is refused", "[language][signature]") {
   const auto picked = run_cli(zh_run("bleu", {"-l", "en-zh", "-f", "json"}));
   REQUIRE(picked.exit_code == 0);
   const std::string signature = nlohmann::json::parse(picked.out)["signature"];
@@ -120,7 +120,7 @@ TEST_CASE("the text scan: shares of lines and characters, the script, tokenized 
   CHECK(evalcli::sacrebleu_tokenizer_for_language("de", "13a") == "13a");
 }
 
-TEST_CASE("evalcli bleu warns about 100 hypotheses ending in a tokenized period; --force silences it", "[language]") {
+TEST_CASE("evalcli bleu warns about 100 hypotheses ending in a tokenized period, --force silences it", "[language]") {
   const std::vector<std::string> run = {"bleu", "-r", data("tok100.ref"), "-i", data("tok100.hyp")};
   const auto warned = run_cli(run);
   CHECK(warned.exit_code == 0);

@@ -25,7 +25,7 @@ using Lines = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("files: only LF ends a line; a last line without LF counts", "[line_reader]") {
+TEST_CASE("files: only LF ends a line, a last line without LF counts", "[line_reader]") {
   CHECK(raw_lines("", false).empty());
   CHECK(raw_lines("\n", false) == Lines{""});
   CHECK(raw_lines("a\nb", false) == Lines{"a", "b"});

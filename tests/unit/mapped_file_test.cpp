@@ -21,7 +21,7 @@ TEST_CASE("MappedFile maps a whole regular file, either readahead", "[io]") {
   }
 }
 
-TEST_CASE("MappedFile: an empty file is an empty view; failures say why and leave it empty", "[io]") {
+TEST_CASE("MappedFile: an empty file is an empty view, failures say why and leave it empty", "[io]") {
   const evalcli::test::TempFile empty("");
   MappedFile mapped;
   CHECK(mapped.open(empty.path(), Readahead::on_demand) == Status::mapped);

@@ -151,7 +151,7 @@ TEST_CASE("ppl --lm A B --paired-bs: a clearly better model of the same vocabula
   CHECK_THAT(reversed.err, !Catch::Contains("vocabularies differ"));
 }
 
-TEST_CASE("ppl --lm A B on shared models: p-values of the numpy reference; each model as it scores alone; the OOV note",
+TEST_CASE("ppl --lm A B on shared models: p-values of the numpy reference, each model as it scores alone, the OOV note",
           "[ppl][paired]") {
   const auto parent = shared_parent();
   if (!parent) return;

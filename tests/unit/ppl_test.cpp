@@ -536,7 +536,7 @@ TEST_CASE("KenLM's signed zeros: p = 0 prints -0 after a word that is no context
   CHECK(line.out == "Total: 0 OOV: 0\n");
 }
 
-TEST_CASE("evalcli's report: empty input is an input error; lines without tokens report n/a, not a crash",
+TEST_CASE("evalcli's report: empty input is an input error, lines without tokens report n/a, not a crash",
           "[ppl][cli]") {
   TempFile arpa(kEdgeArpa, ".arpa");
   const auto empty = run_cli({"ppl", "--lm", arpa.path()}, "");
@@ -600,7 +600,7 @@ std::string signature_without_scorer(const TempFile& arpa, const std::string& te
 
 }  // namespace
 
-TEST_CASE("ARPA signatures name the scorer's version; one without it reads back where its rules agree", "[ppl][arpa][signature]") {
+TEST_CASE("ARPA signatures name the scorer's version, one without it reads back where its rules agree", "[ppl][arpa][signature]") {
   const std::string text = "a b c\n";
   TempFile clean(kEdgeArpa, ".arpa");
   const auto printed = run_cli({"ppl", "--lm", clean.path(), "-f", "json"}, text);

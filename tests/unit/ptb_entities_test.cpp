@@ -24,7 +24,7 @@ std::vector<std::u32string> caption_lines(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("ptb: &amp; between capitals as PTBTokenizer 3.4.1 (pycocoevalcap) tokenizes it", "[ptb][cider]") {
+TEST_CASE("ptb: &amp between capitals as PTBTokenizer 3.4.1 (pycocoevalcap) tokenizes it", "[ptb][cider]") {
   const auto golden = evalcli::test::read_json(data("goldens.json"));
   const auto tokens = evalcli::tokenizers::ptb_tokenize_batch(caption_lines("captions.txt"));
   const auto& expected = golden["tokenized"];
@@ -41,7 +41,7 @@ TEST_CASE("ptb: &amp; between capitals as PTBTokenizer 3.4.1 (pycocoevalcap) tok
   CHECK(tokens.size() == 323);
 }
 
-TEST_CASE("cider: CIDEr-D of a 2-image example with AT&amp;T and M&amp;Ms as pycocoevalcap's", "[ptb][cider]") {
+TEST_CASE("cider: CIDEr-D of a 2-image example with AT&ampT and M&ampMs as pycocoevalcap's", "[ptb][cider]") {
   const auto golden = evalcli::test::read_json(data("goldens.json"))["cider"];
   const auto result = evalcli::test::run_cli({"cider", "-r", data("ref.1.txt").string(), "-r", data("ref.2.txt").string(),
                                               "-r", data("ref.3.txt").string(), "-i", data("hyp.txt").string(), "-f",

@@ -68,7 +68,7 @@ TEST_CASE("bootstrap of a constant system gives a zero-width interval", "[stats]
   CHECK(interval.half_width == 0.0);
 }
 
-TEST_CASE("paired tests: identical systems are not significant; jobs do not change results",
+TEST_CASE("paired tests: identical systems are not significant, jobs do not change results",
           "[stats][resampling]") {
   RatioMetric metric;
   std::vector<StatRow> good, near, bad;

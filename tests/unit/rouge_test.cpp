@@ -265,7 +265,7 @@ TEST_CASE("evalcli rouge: Chinese with the ASCII tokenizer warns, zh-char scores
   CHECK(report["signature"].get<std::string>().find("tok:zh-char-v1") != std::string::npos);
 }
 
-TEST_CASE("ROUGE-1.5.5 -M stems the models where the script does; -m with -M is refused", "[rouge]") {
+TEST_CASE("ROUGE-1.5.5 -M stems the models where the script does, -m with -M is refused", "[rouge]") {
   const auto parent = evalcli::test::shared_parent();
   if (!parent) return;
   auto recall = [&](const std::string& flags, std::u32string hyp, std::u32string ref) {

@@ -104,7 +104,7 @@ TEST_CASE("evalcli rouge --compat rouge155 --tokenize zh-char/zh-jieba: ROUGE-1.
   }
 }
 
-TEST_CASE("ROUGE signatures name the token rule and jieba's dictionary; --jieba-dict", "[rouge][tokenizer]") {
+TEST_CASE("ROUGE signatures name the token rule and jieba's dictionary, --jieba-dict", "[rouge][tokenizer]") {
   const evalcli::test::TempFile ref("SD卡很好\n"), hyp("sd卡\n");
   auto signature_of = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = {"rouge", "-r", ref.path(), "-i", hyp.path(), "-f", "json"};

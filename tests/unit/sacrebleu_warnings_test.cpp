@@ -89,7 +89,7 @@ TEST_CASE("evalcli sacrebleu -b prints fixed decimals in JSON mode too, as Sacre
   CHECK(run_cli({"sacrebleu", "one.ref", "-i", "one.hyp", "-m", "ter", "-b", "-w", "3"}).out == "22.222\n");
 }
 
-TEST_CASE("evalcli sacrebleu: SACREBLEU_SEED as Python's int() reads it; a seed SacreBLEU refuses exits 1", "[sacrebleu]") {
+TEST_CASE("evalcli sacrebleu: SACREBLEU_SEED as Python's int() reads it, a seed SacreBLEU refuses exits 1", "[sacrebleu]") {
   // SACREBLEU_SEED=4_2 PYTHONPATH=<checkout> /usr/bin/python3 -m sacrebleu one.ref -i one.hyp -ci -cin 5 -f text
   // (in kMessages; " 0042" and "+42" print the same but for the seed field, which is the text as given).
   const InFolder here(kMessages);

@@ -113,7 +113,7 @@ TEST_CASE("ppl --lm --shard K/N: the merged pieces print what one run prints", "
   CHECK_THAT(mixed.err, Catch::Contains("are shards of different test sets"));
 }
 
-TEST_CASE("ppl --logprobs --shard K/N: documents are the pieces; the merge prints one run's report", "[ppl][shard]") {
+TEST_CASE("ppl --logprobs --shard K/N: documents are the pieces, the merge prints one run's report", "[ppl][shard]") {
   check_merge_equals_one_run({"ppl", "--logprobs", data("ppl_paired", "a.jsonl")}, kPplForms);
   // Blank lines carry no document: 5 documents on 7 lines are cut 1 + 2 + 2 (shard_position's pieces).
   TempFile jsonl("{\"text\": \"a\", \"logprobs\": [-1]}\n\n{\"text\": \"b\", \"logprobs\": [-2]}\n"

@@ -65,7 +65,7 @@ std::string with_bad_byte_at_line(std::string text, int line) {
 
 }  // namespace
 
-TEST_CASE("worker pool: every task runs once; the lowest failing task's exception is rethrown", "[threads]") {
+TEST_CASE("worker pool: every task runs once, the lowest failing task's exception is rethrown", "[threads]") {
   for (const unsigned threads : {1u, 2u, 7u}) {
     evalcli::WorkerPool pool(threads);
     CHECK(pool.size() == threads);
@@ -86,7 +86,7 @@ TEST_CASE("worker pool: every task runs once; the lowest failing task's exceptio
   CHECK(evalcli::available_cores() >= 1);
 }
 
-TEST_CASE("background thread: jobs run one after another on one thread; wait() rethrows", "[threads]") {
+TEST_CASE("background thread: jobs run one after another on one thread, wait() rethrows", "[threads]") {
   std::vector<std::thread::id> ran_on;
   std::vector<int> order;
   {
