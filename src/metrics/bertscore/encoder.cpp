@@ -7,7 +7,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "metrics/bertscore/blas.hpp"
-#include "metrics/bertscore/gelu.hpp"
+#include "metrics/bertscore/kernels.hpp"
 #include "metrics/bertscore/safetensors.hpp"
 
 namespace evalcli::bertscore {
@@ -127,16 +127,12 @@ void Encoder::apply_linear(const Linear& linear, const std::vector<float>& x, in
 // not reproduced, only its result to float precision.
 void Encoder::layer_norm(const Norm& norm, std::vector<float>& x, int rows) const {
   const int h = config_.hidden_size;
-  for (int r = 0; r < rows; ++r) {
-    float* v = x.data() + static_cast<std::size_t>(r) * h;
-    double mean = 0;
-    for (int i = 0; i < h; ++i) mean += v[i];
-    mean /= h;
-    double variance = 0;
-    for (int i = 0; i < h; ++i) variance += (v[i] - mean) * (v[i] - mean);
-    variance /= h;
-    const double scale = 1.0 / std::sqrt(variance + config_.layer_norm_eps);
-    for (int i = 0; i < h; ++i) v[i] = static_cast<float>((v[i] - mean) * scale * norm.gamma[i] + norm.beta[i]);
+  const std::span<float> all(x.data(), static_cast<std::size_t>(rows) * h);
+  const LayerNormWeights weights{norm.gamma, norm.beta, config_.layer_norm_eps};
+  if (version_ == EncoderVersion::v1) {
+    layer_norm_v1(all, h, weights);
+  } else {
+    layer_norm_v2(all, h, weights);
   }
 }
 

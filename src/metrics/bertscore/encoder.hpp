@@ -24,8 +24,9 @@ struct TensorNames {
 const TensorNames& tensor_names(Architecture architecture);
 
 // evalcli's encoder versions (the signature's `encoder:` field): v1 computes
-// GELU in double through libm, v2 in float, vectorised (gelu.hpp); nothing
-// else differs. Scores of v2 differ from v1's in the last digits only.
+// GELU in double through libm, v2 in float, vectorised, and sums LayerNorm's
+// moments in interleaved partial sums (kernels.hpp); nothing else differs.
+// Scores of v2 differ from v1's in the last digits only.
 enum class EncoderVersion { v1, v2 };
 inline constexpr EncoderVersion kLatestEncoder = EncoderVersion::v2;
 const char* encoder_version_name(EncoderVersion version);  // "v1", "v2"

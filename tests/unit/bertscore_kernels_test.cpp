@@ -1,7 +1,8 @@
 // GELU of the encoder versions against the exact function, x * erfc(-x / sqrt 2) / 2
-// in double (src/metrics/bertscore/gelu.hpp).
+// in double (src/metrics/bertscore/kernels.hpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "metrics/bertscore/gelu.hpp"
+#include "metrics/bertscore/kernels.hpp"
 
 using namespace evalcli::bertscore;
 
@@ -128,5 +129,81 @@ TEST_CASE("GELU v2 of a span of any length: the vector body and the scalar tail 
     gelu_erf_v2(part);
     for (float& v : one_by_one) gelu_erf_v2(std::span<float>(&v, 1));
     REQUIRE(std::memcmp(part.data(), one_by_one.data(), part.size() * sizeof(float)) == 0);
+  }
+}
+
+namespace {
+
+// Rows of `width` values of a hidden state's size and spread (mean off 0, some large entries).
+std::vector<float> hidden_rows(int rows, int width, std::uint32_t seed) {
+  std::vector<float> values(static_cast<std::size_t>(rows) * width);
+  std::uint32_t state = seed;
+  for (float& v : values) {
+    state = state * 1664525u + 1013904223u;  // a linear congruential generator: the same rows everywhere
+    const float uniform = static_cast<float>(state >> 8) / static_cast<float>(1u << 24);
+    v = 0.3f + 2.0f * (uniform - 0.5f) + ((state & 0xffu) == 0 ? 20.0f : 0.0f);
+  }
+  return values;
+}
+
+struct NormParameters {
+  std::vector<float> gamma, beta;
+  explicit NormParameters(int width) {
+    for (int i = 0; i < width; ++i) {
+      gamma.push_back(1.0f + 0.01f * static_cast<float>(i % 13));
+      beta.push_back(-0.05f * static_cast<float>(i % 7));
+    }
+  }
+  LayerNormWeights weights() const { return {gamma, beta, 1e-12}; }
+};
+
+// (v - mean) / sqrt(variance + eps) * gamma + beta with the moments in long double.
+std::vector<double> exact_layer_norm(const std::vector<float>& rows, int width, const NormParameters& norm) {
+  std::vector<double> out;
+  for (std::size_t start = 0; start < rows.size(); start += static_cast<std::size_t>(width)) {
+    long double mean = 0, variance = 0;
+    for (int i = 0; i < width; ++i) mean += rows[start + i];
+    mean /= width;
+    for (int i = 0; i < width; ++i) variance += (rows[start + i] - mean) * (rows[start + i] - mean);
+    variance /= width;
+    for (int i = 0; i < width; ++i) {
+      out.push_back(static_cast<double>((rows[start + i] - mean) / std::sqrt(variance + 1e-12L) * norm.gamma[i] + norm.beta[i]));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("LayerNorm v1 and v2 are within an ulp of the exact value, for widths with and without a partial lane", "[bertscore][layernorm]") {
+  for (const int width : {32, 37, 768, 1024}) {
+    INFO("width " << width);
+    const std::vector<float> input = hidden_rows(20, width, 7u + static_cast<std::uint32_t>(width));
+    const NormParameters norm(width);
+    const std::vector<double> exact = exact_layer_norm(input, width, norm);
+    std::vector<float> v1 = input, v2 = input;
+    layer_norm_v1(v1, width, norm.weights());
+    layer_norm_v2(v2, width, norm.weights());
+    double worst_v1 = 0, worst_v2 = 0;
+    for (std::size_t i = 0; i < input.size(); ++i) {
+      worst_v1 = std::max(worst_v1, ulps(v1[i], exact[i]));
+      worst_v2 = std::max(worst_v2, ulps(v2[i], exact[i]));
+    }
+    CHECK(worst_v1 <= 1.0);
+    CHECK(worst_v2 <= 1.0);
+  }
+}
+
+TEST_CASE("LayerNorm v2 gives the same bits with and without AVX2", "[bertscore][layernorm]") {
+  if (!__builtin_cpu_supports("avx2")) {
+    WARN("this CPU has no AVX2: only the baseline build runs here");
+    return;
+  }
+  for (const int width : {37, 768}) {
+    const NormParameters norm(width);
+    std::vector<float> dispatched = hidden_rows(50, width, 11u), baseline = dispatched;
+    layer_norm_v2(dispatched, width, norm.weights());
+    detail::layer_norm_v2_baseline(baseline, width, norm.weights());
+    CHECK(std::memcmp(dispatched.data(), baseline.data(), dispatched.size() * sizeof(float)) == 0);
   }
 }
