@@ -7,6 +7,11 @@
 #include <fstream>
 #include <sstream>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 #include "evalcli/core/error.hpp"
 
 namespace evalcli {
@@ -53,14 +58,79 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
   h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
-}  // namespace
+using State = std::array<std::uint32_t, 8>;
 
-std::string sha256_hex(std::string_view bytes) {
-  std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+void compress_blocks_portable(State& h, const unsigned char* data, std::size_t blocks) {
+  for (std::size_t i = 0; i < blocks; ++i) compress(h, data + 64 * i);
+}
+
+#if defined(__x86_64__)
+// The same compression with the CPU's SHA extensions (Intel SHA-NI, AMD since
+// Zen): _mm_sha256rnds2_epu32 does two rounds on the state held as ABEF and
+// CDGH, _mm_sha256msg1/msg2 extend the message schedule. About 5x faster here,
+// which is what hashing a 350 MB model's weights for the signature costs.
+[[gnu::target("sha,sse4.1")]] void compress_blocks_sha_extensions(State& h, const unsigned char* data,
+                                                                  std::size_t blocks) {
+  const __m128i big_endian_words = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+  // h[0..3] = a b c d, h[4..7] = e f g h, lane 0 first; the instructions want ABEF and CDGH (a in lane 3).
+  const __m128i dcba = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[0])), 0x1B);
+  const __m128i hgfe = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[4])), 0x1B);
+  __m128i abef = _mm_unpackhi_epi64(hgfe, dcba);
+  __m128i cdgh = _mm_unpacklo_epi64(hgfe, dcba);
+  for (std::size_t b = 0; b < blocks; ++b, data += 64) {
+    const __m128i abef_before = abef, cdgh_before = cdgh;
+    __m128i w[4];  // words 4i..4i+3 of the schedule, group i in w[i % 4]
+    for (int i = 0; i < 16; ++i) {
+      __m128i& words = w[i % 4];
+      if (i < 4) {
+        words = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16 * i)), big_endian_words);
+      } else {
+        // W[t] = W[t-16] + s0(W[t-15]) + W[t-7] + s1(W[t-2]), four at a time.
+        const __m128i partial = _mm_add_epi32(_mm_sha256msg1_epu32(words, w[(i + 1) % 4]),
+                                              _mm_alignr_epi8(w[(i + 3) % 4], w[(i + 2) % 4], 4));
+        words = _mm_sha256msg2_epu32(partial, w[(i + 3) % 4]);
+      }
+      __m128i schedule =
+          _mm_add_epi32(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kRoundConstants[4 * i])));
+      cdgh = _mm_sha256rnds2_epu32(cdgh, abef, schedule);  // rounds 4i, 4i+1: the new ABEF
+      schedule = _mm_shuffle_epi32(schedule, 0x0E);
+      abef = _mm_sha256rnds2_epu32(abef, cdgh, schedule);  // rounds 4i+2, 4i+3
+    }
+    abef = _mm_add_epi32(abef, abef_before);
+    cdgh = _mm_add_epi32(cdgh, cdgh_before);
+  }
+  // Back to a b c d, e f g h: lanes of ABEF are (f, e, b, a), of CDGH (h, g, d, c).
+  const __m128i badc_lanes = _mm_unpackhi_epi64(cdgh, abef);  // d c b a
+  const __m128i hgfe_lanes = _mm_unpacklo_epi64(cdgh, abef);  // h g f e
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[0]), _mm_shuffle_epi32(badc_lanes, 0x1B));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[4]), _mm_shuffle_epi32(hgfe_lanes, 0x1B));
+}
+
+bool cpu_has_sha_extensions() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const bool sha = (ebx & (1u << 29)) != 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const bool sse41 = (ecx & (1u << 19)) != 0, ssse3 = (ecx & (1u << 9)) != 0;
+  return sha && sse41 && ssse3;
+}
+#endif
+
+void compress_blocks(State& h, const unsigned char* data, std::size_t blocks) {
+#if defined(__x86_64__)
+  static const bool sha_extensions = cpu_has_sha_extensions();
+  if (sha_extensions) return compress_blocks_sha_extensions(h, data, blocks);
+#endif
+  compress_blocks_portable(h, data, blocks);
+}
+
+using CompressBlocks = void (*)(State&, const unsigned char*, std::size_t);
+
+std::string sha256_hex_with(std::string_view bytes, CompressBlocks compress_blocks) {
+  State h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   const std::size_t full_blocks = bytes.size() / 64;
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-  for (std::size_t i = 0; i < full_blocks; ++i) compress(h, data + 64 * i);
+  compress_blocks(h, data, full_blocks);
   // Padding: 0x80, zeros, then the bit length as 64-bit big-endian.
   unsigned char tail[128] = {};
   const std::size_t rest = bytes.size() - 64 * full_blocks;
@@ -69,11 +139,17 @@ std::string sha256_hex(std::string_view bytes) {
   const std::size_t tail_size = rest + 1 + 8 <= 64 ? 64 : 128;
   const std::uint64_t bits = static_cast<std::uint64_t>(bytes.size()) * 8;
   for (int i = 0; i < 8; ++i) tail[tail_size - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  for (std::size_t offset = 0; offset < tail_size; offset += 64) compress(h, tail + offset);
+  compress_blocks(h, tail, tail_size / 64);
   std::string hex;
   for (std::uint32_t word : h) hex += fmt::format("{:08x}", word);
   return hex;
 }
+
+}  // namespace
+
+std::string sha256_hex(std::string_view bytes) { return sha256_hex_with(bytes, compress_blocks); }
+
+std::string detail::sha256_hex_portable(std::string_view bytes) { return sha256_hex_with(bytes, compress_blocks_portable); }
 
 std::string sha256_file_hex(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
