@@ -53,11 +53,11 @@ class Encoder::Loader {
       : weights_(weights), prefix_(tensor_names(config.architecture).hub_prefix) {}
 
   // The first of `names` (each also with the hub's prefix) in the file.
-  std::vector<float> tensor(const std::vector<std::string>& names, std::size_t expected_size) const {
+  FloatTensor tensor(const std::vector<std::string>& names, std::size_t expected_size) const {
     for (const std::string& plain : names) {
       for (const std::string& candidate : {plain, prefix_ + plain}) {
         if (weights_.find(candidate) == nullptr) continue;
-        std::vector<float> values = weights_.to_float32(candidate);
+        FloatTensor values = weights_.float32_tensor(candidate);
         if (values.size() != expected_size) {
           throw Error(ExitCode::missing_resource, fmt::format("{}: tensor {} has {} values, config.json implies {}",
                                                               weights_.path(), candidate, values.size(), expected_size));
@@ -68,7 +68,7 @@ class Encoder::Loader {
     throw Error(ExitCode::missing_resource,
                 fmt::format("{}: no tensor {} (nor {}{})", weights_.path(), names.front(), prefix_, names.front()));
   }
-  std::vector<float> embedding(const std::string& name, std::size_t expected_size) const {
+  FloatTensor embedding(const std::string& name, std::size_t expected_size) const {
     return tensor({name + ".weight"}, expected_size);
   }
   Linear linear(const std::string& name, int in, int out) const {
@@ -98,7 +98,7 @@ Encoder::Encoder(const ModelConfig& config, const SafetensorsFile& weights, int 
   word_embeddings_ = load.embedding(names.word, width * config.vocab_size);
   position_embeddings_ = load.embedding(names.position, width * config.max_position_embeddings);
   // Without token types (DistilBERT) a zero row: adding it changes no value.
-  token_type_embeddings_ = names.token_type.empty() ? std::vector<float>(width, 0.0f)
+  token_type_embeddings_ = names.token_type.empty() ? FloatTensor(std::vector<float>(width, 0.0f))
                                                     : load.embedding(names.token_type, width * config.type_vocab_size);
   embedding_norm_ = load.norm(names.embedding_norm, h);
   for (int l = 0; l < num_layers; ++l) {

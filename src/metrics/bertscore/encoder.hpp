@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "metrics/bertscore/model_config.hpp"
+#include "metrics/bertscore/safetensors.hpp"
 
 namespace evalcli::bertscore {
-
-class SafetensorsFile;
 
 // Where a checkpoint keeps the encoder's tensors (transformers' module names):
 // linear layers and norms without ".weight"/".bias", block tensors with "{}"
@@ -43,7 +42,8 @@ class Encoder {
  public:
   // Loads the embeddings and the first `num_layers` blocks from `weights`
   // (tensor_names(), with or without the hub's prefix, norms' "gamma"/"beta"
-  // or "weight"/"bias"). Throws Error(missing_resource) naming the file and a missing tensor.
+  // or "weight"/"bias"). Throws Error(missing_resource) naming the file and a
+  // missing tensor. Float32 weights are read in place: `weights` must outlive the encoder.
   Encoder(const ModelConfig& config, const SafetensorsFile& weights, int num_layers,
           EncoderVersion version = kLatestEncoder);
 
@@ -57,12 +57,12 @@ class Encoder {
 
  private:
   struct Linear {
-    std::vector<float> weight;  // out × in, row-major (torch's layout)
-    std::vector<float> bias;
+    FloatTensor weight;  // out × in, row-major (torch's layout)
+    FloatTensor bias;
     int in = 0, out = 0;
   };
   struct Norm {
-    std::vector<float> gamma, beta;
+    FloatTensor gamma, beta;
   };
   struct Block {
     Linear query, key, value, attention_out, intermediate, output;
@@ -87,7 +87,7 @@ class Encoder {
 
   ModelConfig config_;
   EncoderVersion version_;
-  std::vector<float> word_embeddings_, position_embeddings_, token_type_embeddings_;
+  FloatTensor word_embeddings_, position_embeddings_, token_type_embeddings_;
   Norm embedding_norm_;
   std::vector<Block> layers_;
 };

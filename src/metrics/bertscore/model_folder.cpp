@@ -36,9 +36,9 @@ ModelFolder::ModelFolder(const std::string& folder, int num_layers, EncoderVersi
     throw usage_error(fmt::format("--num-layers {}: the model has {} layers", num_layers, config_.num_hidden_layers));
   }
   tokenizer_ = load_tokenizer(folder, config_.model_type, config_.max_position_embeddings - config_.first_position());
-  const SafetensorsFile weights(weights_path(folder));
-  weights_sha256_ = weights.content_sha256();  // before the copies: the file's pages and the copies are never resident together
-  encoder_ = std::make_unique<Encoder>(config_, weights, num_layers, version);
+  weights_ = std::make_unique<SafetensorsFile>(weights_path(folder));
+  weights_sha256_ = weights_->content_sha256();  // releases the pages it read: the encoder reads in only those it uses
+  encoder_ = std::make_unique<Encoder>(config_, *weights_, num_layers, version);
 }
 
 ModelFolder::~ModelFolder() = default;

@@ -30,6 +30,7 @@ class ModelFolder {
   std::string path_;
   std::string weights_sha256_;
   ModelConfig config_;
+  std::unique_ptr<SafetensorsFile> weights_;  // before encoder_, which reads its float32 tensors in place
   std::unique_ptr<Encoder> encoder_;
   std::unique_ptr<SentenceTokenizer> tokenizer_;
 };

@@ -123,6 +123,15 @@ std::string SafetensorsFile::content_sha256() const {
   return hex;
 }
 
+FloatTensor SafetensorsFile::float32_tensor(const std::string& name) const {
+  const TensorInfo* info = find(name);
+  if (info != nullptr && info->dtype == "F32" && std::endian::native == std::endian::little &&
+      reinterpret_cast<std::uintptr_t>(info->bytes.data()) % alignof(float) == 0) {
+    return FloatTensor(std::span<const float>(reinterpret_cast<const float*>(info->bytes.data()), info->bytes.size() / 4));
+  }
+  return FloatTensor(to_float32(name));
+}
+
 std::vector<float> SafetensorsFile::to_float32(const std::string& name) const {
   const TensorInfo* info = find(name);
   if (info == nullptr) throw bad_file(path_, fmt::format("no tensor {}", name));
