@@ -207,3 +207,51 @@ TEST_CASE("LayerNorm v2 gives the same bits with and without AVX2", "[bertscore]
     CHECK(std::memcmp(dispatched.data(), baseline.data(), dispatched.size() * sizeof(float)) == 0);
   }
 }
+
+namespace {
+
+// Rows of attention scores: spread over tens, some rows with one dominant score.
+std::vector<float> score_rows(int rows, int width) {
+  std::vector<float> values = hidden_rows(rows, width, 99u);
+  for (float& v : values) v *= 6.0f;
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("softmax v1 is within 2 ulp of the exact value, v2 within 3 (its exp adds an ulp)", "[bertscore][softmax]") {
+  for (const int width : {1, 5, 9, 37, 128}) {
+    INFO("width " << width);
+    const std::vector<float> input = score_rows(30, width);
+    std::vector<float> v1 = input, v2 = input;
+    softmax_rows_v1(v1, width);
+    softmax_rows_v2(v2, width);
+    double worst_v1 = 0, worst_v2 = 0;
+    for (std::size_t start = 0; start < input.size(); start += static_cast<std::size_t>(width)) {
+      const float top = *std::max_element(input.begin() + start, input.begin() + start + width);
+      // Both versions shift the scores in float (as torch does): the exact value of that.
+      const auto shifted = [&](int j) { return static_cast<long double>(input[start + j] - top); };
+      long double sum = 0;
+      for (int j = 0; j < width; ++j) sum += std::exp(shifted(j));
+      for (int j = 0; j < width; ++j) {
+        const double exact = static_cast<double>(std::exp(shifted(j)) / sum);
+        if (exact < 1e-30) continue;  // v2 flushes below e^-80
+        worst_v1 = std::max(worst_v1, ulps(v1[start + j], exact));
+        worst_v2 = std::max(worst_v2, ulps(v2[start + j], exact));
+      }
+    }
+    CHECK(worst_v1 <= 2.0);
+    CHECK(worst_v2 <= 3.0);
+  }
+}
+
+TEST_CASE("softmax v2 gives the same bits with and without AVX2", "[bertscore][softmax]") {
+  if (!__builtin_cpu_supports("avx2")) {
+    WARN("this CPU has no AVX2: only the baseline build runs here");
+    return;
+  }
+  std::vector<float> dispatched = score_rows(40, 37), baseline = dispatched;
+  softmax_rows_v2(dispatched, 37);
+  detail::softmax_rows_v2_baseline(baseline, 37);
+  CHECK(std::memcmp(dispatched.data(), baseline.data(), dispatched.size() * sizeof(float)) == 0);
+}

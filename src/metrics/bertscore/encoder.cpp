@@ -177,13 +177,10 @@ void Encoder::attention(const Block& block, const std::vector<float>& x, const s
       const std::size_t off = base + static_cast<std::size_t>(head) * dh;
       sgemm(CblasNoTrans, CblasTrans, t, t, dh, scale, q.data() + off, h, k.data() + off, h,
                   0.0f, scores.data(), t);
-      for (int i = 0; i < t; ++i) {
-        float* row = scores.data() + static_cast<std::size_t>(i) * t;
-        const float top = *std::max_element(row, row + t);
-        double sum = 0;
-        for (int j = 0; j < t; ++j) sum += row[j] = std::exp(row[j] - top);
-        const float inverse = static_cast<float>(1.0 / sum);
-        for (int j = 0; j < t; ++j) row[j] *= inverse;
+      if (version_ == EncoderVersion::v1) {
+        softmax_rows_v1(scores, t);
+      } else {
+        softmax_rows_v2(scores, t);
       }
       sgemm(CblasNoTrans, CblasNoTrans, t, dh, t, 1.0f, scores.data(), t, v.data() + off, h,
                   0.0f, scratch.context.data() + off, h);

@@ -1,5 +1,6 @@
 #include "metrics/bertscore/kernels.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -94,18 +95,35 @@ constexpr float kErfcExponent[] = {-5.585954189e-01f, 5.703070760e-01f,  1.57472
 // is below -80 (or NaN). `square` is exact and enters the reduction
 // alone: rounding -square + rest to one float would cost up to 4e-6 of
 // relative error at square = 80.
+// ln 2 in two parts (Cody and Waite): k * kLn2High is exact for |k| < 2^8.
+constexpr float kLn2High = 0.693145751953125f, kLn2Low = 1.42860677e-06f;
+
+// round(exponent / ln 2), exponent in [-80, 0], by the 1.5 * 2^23 trick (vectorises without SSE4.1).
+[[gnu::always_inline]] inline float nearest_power_of_two(float exponent) {
+  return (exponent * 1.44269504f + 12582912.0f) - 12582912.0f;
+}
+
+// exp(r) * 2^k, 0 where `exponent` (the whole argument) is below -80 or NaN:
+// computed before the choice, so a select and not a branch.
+[[gnu::always_inline]] inline float scaled_exp(float r, float k, float exponent) {
+  const auto two_to_k = std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<std::int32_t>(k) + 127) << 23);
+  const float value = exp_near_zero(r) * two_to_k;
+  return exponent >= -80.0f ? value : 0.0f;
+}
+
 [[gnu::always_inline]] inline float exp_of_difference(float square, float rest) {
   const float exponent = -square + rest;
-  const float bounded = exponent >= -80.0f ? exponent : -80.0f;
-  // k = round(exponent / ln 2), by the 1.5 * 2^23 trick (vectorises without SSE4.1).
-  const float k = (bounded * 1.44269504f + 12582912.0f) - 12582912.0f;
-  // r = exponent - k ln 2, with ln 2 in two parts (Cody and Waite): k * 0.693145751953125
-  // is exact, and so is -square minus it (the two are within a factor of 2).
-  const float r = (-square - k * 0.693145751953125f) + (rest - k * 1.42860677e-06f);
-  const float p = exp_near_zero(r);
-  const auto two_to_k = std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<std::int32_t>(k) + 127) << 23);
-  const float value = p * two_to_k;  // computed before the choice: a select, not a branch
-  return exponent >= -80.0f ? value : 0.0f;
+  const float k = nearest_power_of_two(exponent >= -80.0f ? exponent : -80.0f);
+  // r = exponent - k ln 2: -square - k * kLn2High is exact (the two are within a factor of 2).
+  const float r = (-square - k * kLn2High) + (rest - k * kLn2Low);
+  return scaled_exp(r, k, exponent);
+}
+
+// exp(x) for x <= 0 (a softmax's shifted scores), 0 below e^-80.
+[[gnu::always_inline]] inline float exp_nonpositive(float x) {
+  const float k = nearest_power_of_two(x >= -80.0f ? x : -80.0f);
+  const float r = (x - k * kLn2High) - k * kLn2Low;  // x - k * kLn2High is exact, as above
+  return scaled_exp(r, k, x);
 }
 
 [[gnu::always_inline]] inline float gelu_erf_float(float x) {
@@ -124,6 +142,18 @@ constexpr float kErfcExponent[] = {-5.585954189e-01f, 5.703070760e-01f,  1.57472
   return x * phi;
 }
 
+
+[[gnu::always_inline]] inline void softmax_v2_rows(std::span<float> rows, int width) {
+  for (std::size_t start = 0; start + width <= rows.size(); start += width) {
+    float* row = rows.data() + start;
+    float top = row[0];
+    for (int j = 1; j < width; ++j) top = row[j] > top ? row[j] : top;
+    for (int j = 0; j < width; ++j) row[j] = exp_nonpositive(row[j] - top);
+    const float inverse = static_cast<float>(1.0 / interleaved_sum(row, width, [](float x) { return static_cast<double>(x); }));
+    for (int j = 0; j < width; ++j) row[j] *= inverse;
+  }
+}
+
 [[gnu::always_inline]] inline void gelu_erf_loop(float* values, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) values[i] = gelu_erf_float(values[i]);
 }
@@ -132,6 +162,8 @@ constexpr float kErfcExponent[] = {-5.585954189e-01f, 5.703070760e-01f,  1.57472
 [[gnu::target("avx2")]] void layer_norm_v2_avx2(std::span<float> rows, int width, const LayerNormWeights& weights) {
   layer_norm_v2_rows(rows, width, weights);
 }
+
+[[gnu::target("avx2")]] void softmax_rows_v2_avx2(std::span<float> rows, int width) { softmax_v2_rows(rows, width); }
 
 bool cpu_has_avx2() {
   static const bool avx2 = __builtin_cpu_supports("avx2");
@@ -143,6 +175,27 @@ bool cpu_has_avx2() {
 void detail::gelu_erf_v2_baseline(std::span<float> values) { gelu_erf_loop(values.data(), values.size()); }
 void detail::layer_norm_v2_baseline(std::span<float> rows, int width, const LayerNormWeights& weights) {
   layer_norm_v2_rows(rows, width, weights);
+}
+
+void detail::softmax_rows_v2_baseline(std::span<float> rows, int width) { softmax_v2_rows(rows, width); }
+
+void softmax_rows_v1(std::span<float> rows, int width) {
+  for (std::size_t start = 0; start + width <= rows.size(); start += width) {
+    float* row = rows.data() + start;
+    const float top = *std::max_element(row, row + width);
+    double sum = 0;
+    for (int j = 0; j < width; ++j) sum += row[j] = std::exp(row[j] - top);
+    const float inverse = static_cast<float>(1.0 / sum);
+    for (int j = 0; j < width; ++j) row[j] *= inverse;
+  }
+}
+
+void softmax_rows_v2(std::span<float> rows, int width) {
+  if (cpu_has_avx2()) {
+    softmax_rows_v2_avx2(rows, width);
+  } else {
+    detail::softmax_rows_v2_baseline(rows, width);
+  }
 }
 
 void gelu_erf_v2(std::span<float> values) {

@@ -19,6 +19,14 @@ struct LayerNormWeights {
 void layer_norm_v1(std::span<float> rows, int width, const LayerNormWeights& weights);
 void layer_norm_v2(std::span<float> rows, int width, const LayerNormWeights& weights);
 
+// Attention's softmax over each row of `width` scores, in place: exp(s -
+// max) / sum, the shift in float. v1: expf from libm, the sum in double in
+// order (within 2 ulp of the exact result); v2: a branch-free float exp (as
+// GELU's; 0 below e^-80), the sum in 8 interleaved double partial sums
+// (within 3 ulp).
+void softmax_rows_v1(std::span<float> rows, int width);
+void softmax_rows_v2(std::span<float> rows, int width);
+
 // Encoder v1: 0.5 * x * (1 + erf(x / sqrt 2)) in double, one element at a
 // time through libm, rounded to float (about a fifth of a base-sized BERT's CPU).
 void gelu_erf_v1(std::span<float> values);
@@ -35,6 +43,7 @@ namespace detail {
 // tests check that the AVX2 build gives the same bits.
 void gelu_erf_v2_baseline(std::span<float> values);
 void layer_norm_v2_baseline(std::span<float> rows, int width, const LayerNormWeights& weights);
+void softmax_rows_v2_baseline(std::span<float> rows, int width);
 }  // namespace detail
 
 }  // namespace evalcli::bertscore
