@@ -170,8 +170,9 @@ void for_each_image(WorkerPool& pool, std::size_t images, const std::function<vo
   });
 }
 
-std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionIds& ids, std::size_t system,
-                                      WorkerPool& pool) {
+// Bleu_1..4 from the n-grams CIDEr counted (`corpus` holds every image's captions).
+std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionIds& ids, const CiderCorpus& corpus,
+                                      std::size_t system, WorkerPool& pool) {
   const CocoBleu bleu(CocoBleu::kMaxOrder, std::make_unique<TextPipeline>(PipelineOptions{.tokenizer = "none"}));
   std::vector<MetricScores> out(CocoBleu::kMaxOrder);
   for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].name = fmt::format("Bleu_{}", k + 1);
@@ -179,8 +180,9 @@ std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionId
   std::vector<Stat> rows(set.items.size() * width);
   for_each_image(pool, set.items.size(), [&](std::size_t i) {
     thread_local ImageWords image;
-    image.load(ids, i, set.items[i].refs.size(), system);
-    bleu.word_stats(image.hyp, image.refs, &rows[i * width]);
+    const std::size_t references = set.items[i].refs.size();
+    image.load(ids, i, references, system);
+    bleu.counted_stats(corpus, i, references + system, image.hyp, image.refs, &rows[i * width]);
   });
   std::vector<Stat> totals(width, 0.0);
   for (std::size_t i = 0; i < set.items.size(); ++i) {  // summed in image order
@@ -189,8 +191,8 @@ std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionId
     const auto scores = bleu.scores(row);
     for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].images.push_back(scores[k]);
   }
-  const auto corpus = bleu.scores(totals);
-  for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].score = corpus[k];
+  const auto overall = bleu.scores(totals);
+  for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].score = overall[k];
   return out;
 }
 
@@ -348,7 +350,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
   std::vector<std::vector<MetricScores>> tables;
   std::string text;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    std::vector<MetricScores> table = bleu_scores(set, ids, s, pool);
+    std::vector<MetricScores> table = bleu_scores(set, ids, corpus, s, pool);
     if (meteor) table.push_back(meteor_scores(set, s, *meteor));
     table.push_back(rouge_scores(set, ids, s, pool));
     table.push_back(cider[s]);

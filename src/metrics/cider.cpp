@@ -356,6 +356,9 @@ class SentenceStore {
   std::uint32_t end(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k + 1]; }
   long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
   std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
+  // The ids and byte counts (see append_count()) from position `pos` on.
+  const std::uint32_t* ids_from(std::uint32_t pos) const { return ids_.data() + pos; }
+  const std::uint8_t* small_counts_from(std::uint32_t pos) const { return counts_.data() + pos; }
   std::uint32_t count(std::uint32_t pos) const {
     const std::uint8_t small = counts_[pos];
     return small != kLargeCount ? small : large_counts_.at(pos);
@@ -387,7 +390,7 @@ class SentenceStore {
 
   // Counts of n-grams in one sentence: a byte each (mostly 1 in captions),
   // and the rare count of kLargeCount or more in large_counts_ by position.
-  static constexpr std::uint8_t kLargeCount = 255;
+  static constexpr std::uint8_t kLargeCount = CiderCorpus::CaptionNgrams::kCountKeptAside;
   void append_count(std::uint32_t value) {
     if (value >= kLargeCount) large_counts_.emplace(counts_.size(), value);
     counts_.push_back(static_cast<std::uint8_t>(std::min<std::uint32_t>(value, kLargeCount)));
@@ -742,6 +745,26 @@ void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
 }
 
 std::size_t CiderCorpus::documents() const { return impl_->document_count(); }
+
+CiderCorpus::CaptionNgrams CiderCorpus::caption_ngrams(std::size_t document, std::size_t caption, int order) const {
+  const Impl& d = *impl_;
+  if (order < 1 || order > d.options.max_n) throw Error(ExitCode::internal, "CIDEr: n-grams of an order not counted");
+  const auto sentence = static_cast<std::uint32_t>(d.documents[document].first_ref + caption);
+  const auto k = static_cast<std::size_t>(order - 1);
+  CaptionNgrams ngrams;
+  ngrams.corpus_ = this;
+  ngrams.first_ = d.store.begin(sentence, k);
+  ngrams.size_ = d.store.end(sentence, k) - ngrams.first_;
+  ngrams.ids_ = d.store.ids_from(ngrams.first_);
+  ngrams.counts_ = d.store.small_counts_from(ngrams.first_);
+  return ngrams;
+}
+
+std::uint32_t CiderCorpus::CaptionNgrams::kept_aside(std::size_t i) const {
+  return corpus_->impl_->store.count(first_ + static_cast<std::uint32_t>(i));
+}
+
+std::size_t CiderCorpus::ngram_count() const { return impl_->store.table.size(); }
 
 void CiderCorpus::reserve(std::size_t documents, std::size_t sentences, std::size_t words) {
   impl_->documents.reserve(documents);

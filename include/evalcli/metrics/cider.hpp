@@ -128,6 +128,36 @@ class CiderCorpus {
   void score_saved_documents(std::span<const std::string_view> saved, std::span<std::vector<double>> scores,
                              WorkerPool* pool = nullptr);
 
+  // One added caption's distinct n-grams of one order, in first-occurrence
+  // order: ids of the corpus's n-gram table (equal ids for equal n-grams; an
+  // id is never shared by two orders) and how often each occurs in the caption.
+  // Valid until the next document is added.
+  class CaptionNgrams {
+   public:
+    std::size_t size() const { return size_; }
+    std::uint32_t id(std::size_t i) const { return ids_[i]; }
+    std::uint32_t count(std::size_t i) const { return counts_[i] != kCountKeptAside ? counts_[i] : kept_aside(i); }
+
+    // Counts are a byte each; this one says the count (255 or more, which
+    // captions never reach) is kept aside by position.
+    static constexpr std::uint8_t kCountKeptAside = 255;
+
+   private:
+    friend class CiderCorpus;
+    std::uint32_t kept_aside(std::size_t i) const;
+    const CiderCorpus* corpus_ = nullptr;
+    const std::uint32_t* ids_ = nullptr;
+    const std::uint8_t* counts_ = nullptr;
+    std::uint32_t first_ = 0;  // the store's position of n-gram 0
+    std::size_t size_ = 0;
+  };
+  // The order-`order` n-grams (1..max_n) of caption `caption` of added
+  // document `document` (its references, then its hypotheses): the n-gram
+  // counts CIDEr made, for other metrics of the same captions (coco's Bleu).
+  CaptionNgrams caption_ngrams(std::size_t document, std::size_t caption, int order) const;
+  // The number of distinct n-grams so far (ids are below it).
+  std::size_t ngram_count() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
