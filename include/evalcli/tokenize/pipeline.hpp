@@ -41,9 +41,12 @@ class TextPipeline {
   std::string normalizer_chain_id() const;
 
  private:
+  bool squeezes_spaces_only() const;  // `none` alone: process() is squeeze_spaces()
+
   std::vector<std::unique_ptr<Normalizer>> normalizers_;
   bool lowercase_;
   std::unique_ptr<Tokenizer> tokenizer_;
+  bool only_squeezes_spaces_ = false;  // squeezes_spaces_only(), asked once
 };
 
 }  // namespace evalcli
