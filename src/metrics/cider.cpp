@@ -356,6 +356,8 @@ class SentenceStore {
   std::uint32_t end(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k + 1]; }
   long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
   std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
+  // Sentence s's order offsets: max_n + 1 positions, begin(s, 0) .. end(s, max_n - 1).
+  const std::uint32_t* offsets_of(std::uint32_t s) const { return offsets_.data() + sentences_[s].offsets; }
   // The ids and byte counts (see append_count()) from position `pos` on.
   const std::uint32_t* ids_from(std::uint32_t pos) const { return ids_.data() + pos; }
   const std::uint8_t* small_counts_from(std::uint32_t pos) const { return counts_.data() + pos; }
@@ -746,22 +748,20 @@ void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
 
 std::size_t CiderCorpus::documents() const { return impl_->document_count(); }
 
-CiderCorpus::CaptionNgrams CiderCorpus::caption_ngrams(std::size_t document, std::size_t caption, int order) const {
+CiderCorpus::CaptionNgrams CiderCorpus::caption_ngrams(std::size_t document, std::size_t caption) const {
   const Impl& d = *impl_;
-  if (order < 1 || order > d.options.max_n) throw Error(ExitCode::internal, "CIDEr: n-grams of an order not counted");
   const auto sentence = static_cast<std::uint32_t>(d.documents[document].first_ref + caption);
-  const auto k = static_cast<std::size_t>(order - 1);
   CaptionNgrams ngrams;
   ngrams.corpus_ = this;
-  ngrams.first_ = d.store.begin(sentence, k);
-  ngrams.size_ = d.store.end(sentence, k) - ngrams.first_;
-  ngrams.ids_ = d.store.ids_from(ngrams.first_);
-  ngrams.counts_ = d.store.small_counts_from(ngrams.first_);
+  ngrams.orders_ = d.options.max_n;
+  ngrams.offsets_ = d.store.offsets_of(sentence);
+  ngrams.ids_ = d.store.ids_from(ngrams.offsets_[0]);
+  ngrams.counts_ = d.store.small_counts_from(ngrams.offsets_[0]);
   return ngrams;
 }
 
 std::uint32_t CiderCorpus::CaptionNgrams::kept_aside(std::size_t i) const {
-  return corpus_->impl_->store.count(first_ + static_cast<std::uint32_t>(i));
+  return corpus_->impl_->store.count(offsets_[0] + static_cast<std::uint32_t>(i));
 }
 
 std::size_t CiderCorpus::ngram_count() const { return impl_->store.table.size(); }

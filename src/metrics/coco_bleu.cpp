@@ -147,6 +147,7 @@ std::size_t closest_length(Length length, std::size_t refs, std::size_t testlen)
 // apart by `exact_maximum` in the rare case that the test count is larger.
 class ReferenceMaxima {
  public:
+  // Every order at once: an id is never shared by two orders.
   void add(const CiderCorpus::CaptionNgrams& ngrams) {
     for (std::size_t i = 0; i < ngrams.size(); ++i) {
       std::uint8_t& most = by_id_[ngrams.id(i)];
@@ -156,9 +157,9 @@ class ReferenceMaxima {
   // cook_test()'s clipped matches: per distinct n-gram min(test count, largest
   // reference count); `exact_maximum(id)` is the largest reference count of id.
   template <class ExactMaximum>
-  std::uint32_t clipped_matches(const CiderCorpus::CaptionNgrams& test, ExactMaximum exact_maximum) const {
+  std::uint32_t clipped_matches(const CiderCorpus::CaptionNgrams& test, int order, ExactMaximum exact_maximum) const {
     std::uint32_t correct = 0;
-    for (std::size_t i = 0; i < test.size(); ++i) {
+    for (std::size_t i = test.begin(order); i < test.end(order); ++i) {
       const std::uint32_t count = test.count(i), most = by_id_[test.id(i)];
       correct += count <= most || most < kSaturated ? std::min(count, most) : std::min(count, exact_maximum(test.id(i)));
     }
@@ -177,12 +178,10 @@ class ReferenceMaxima {
   std::vector<std::uint8_t> by_id_;
 };
 
-// The largest count of n-gram `id` (of order `order`) in any reference of `document`.
-std::uint32_t largest_reference_count(const CiderCorpus& corpus, std::size_t document, std::size_t refs, int order,
-                                      std::uint32_t id) {
+// The largest count of n-gram `id` in any of the references.
+std::uint32_t largest_reference_count(std::span<const CiderCorpus::CaptionNgrams> refs, std::uint32_t id) {
   std::uint32_t most = 0;
-  for (std::size_t r = 0; r < refs; ++r) {
-    const auto ngrams = corpus.caption_ngrams(document, r, order);
+  for (const auto& ngrams : refs) {
     for (std::size_t i = 0; i < ngrams.size(); ++i) {
       if (ngrams.id(i) == id) most = std::max(most, ngrams.count(i));
     }
@@ -259,19 +258,23 @@ void CocoBleu::counted_stats(const CiderCorpus& corpus, std::size_t document, st
                              CaptionWords hyp, std::span<const CaptionWords> refs, Stat* out) const {
   if (refs.empty()) throw input_error("Bleu: an image has no references");
   thread_local ReferenceMaxima maxima;
+  thread_local std::vector<CiderCorpus::CaptionNgrams> ref_ngrams;
   maxima.cover(corpus.ngram_count());
+  ref_ngrams.clear();
+  for (std::size_t r = 0; r < refs.size(); ++r) ref_ngrams.push_back(corpus.caption_ngrams(document, r));
+  const auto test = corpus.caption_ngrams(document, hyp_caption);
+  if (test.orders() < kOrders) throw Error(ExitCode::internal, "Bleu: CIDEr counted fewer than 4 n-gram orders");
+  for (const auto& ngrams : ref_ngrams) maxima.add(ngrams);
   const std::size_t testlen = hyp.size();
   out[kTestLen] = static_cast<Stat>(testlen);
   out[kRefLen] = static_cast<Stat>(closest_length([&](std::size_t r) { return refs[r].size(); }, refs.size(), testlen));
   for (std::size_t k = 0; k < kOrders; ++k) {
-    const int order = static_cast<int>(k + 1);
-    for (std::size_t r = 0; r < refs.size(); ++r) maxima.add(corpus.caption_ngrams(document, r, order));
     out[kGuess + k] = testlen >= k + 1 ? static_cast<Stat>(testlen - k) : 0.0;
-    out[kCorrect + k] = maxima.clipped_matches(corpus.caption_ngrams(document, hyp_caption, order), [&](std::uint32_t id) {
-      return largest_reference_count(corpus, document, refs.size(), order, id);
+    out[kCorrect + k] = maxima.clipped_matches(test, static_cast<int>(k + 1), [&](std::uint32_t id) {
+      return largest_reference_count(ref_ngrams, id);
     });
-    for (std::size_t r = 0; r < refs.size(); ++r) maxima.forget(corpus.caption_ngrams(document, r, order));
   }
+  for (const auto& ngrams : ref_ngrams) maxima.forget(ngrams);
 }
 
 std::vector<double> CocoBleu::scores(std::span<const Stat> stats) const {
