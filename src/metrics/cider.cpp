@@ -484,7 +484,10 @@ void weigh(const SentenceStore& store, std::uint32_t sentence, const LargeVector
 
 // Reusable buffers for scoring.
 struct ScoringScratch {
-  LargeVector<double> ref_weight_by_id;  // zero except while a reference is loaded
+  // By n-gram id, 1 + its position in the loaded reference (0: not in it;
+  // all 0 between references). Half the bytes of the weights themselves: the
+  // array is as long as the n-gram table, and its first touch costs page zeroing.
+  LargeVector<std::uint32_t> ref_position_by_id;
   // CIDEr-D's length penalty by |hyp bigrams - ref bigrams| (NaN: not computed
   // yet): lengths repeat, and pow() is the costliest call per reference.
   std::vector<double> penalty_by_distance;
@@ -509,8 +512,8 @@ double length_penalty(double delta, double two_sigma_squared, std::vector<double
 double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t first_ref, std::uint32_t ref_count,
                   const LargeVector<double>& idf, const CiderOptions& options, ScoringScratch& scratch) {
   const std::size_t max_n = store.max_n();
-  auto& by_id = scratch.ref_weight_by_id;
-  if (by_id.size() < idf.size()) by_id.resize(idf.size(), 0.0);
+  auto& by_id = scratch.ref_position_by_id;
+  if (by_id.size() < idf.size()) by_id.resize(idf.size(), 0);
   weigh(store, hyp, idf, scratch.hyp);
   const std::uint32_t hyp_first = store.begin(hyp, 0);
   scratch.acc.assign(max_n, 0.0);
@@ -520,13 +523,15 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
     weigh(store, r, idf, scratch.ref);
     const std::uint32_t ref_first = store.begin(r, 0);
     const std::uint32_t ref_last = store.end(r, max_n - 1);
-    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = scratch.ref.weights[pos - ref_first];
+    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = pos - ref_first + 1;
     const double delta = static_cast<double>(store.bigrams(hyp) - store.bigrams(r));
     const double penalty = length_penalty(delta, two_sigma_squared, scratch.penalty_by_distance);
     for (std::size_t k = 0; k < max_n; ++k) {
       double val = 0.0;
       for (std::uint32_t pos = store.begin(hyp, k); pos < store.end(hyp, k); ++pos) {
-        const double ref_weight = by_id[store.id(pos)];
+        const std::uint32_t in_ref = by_id[store.id(pos)];
+        if (in_ref == 0) continue;
+        const double ref_weight = scratch.ref.weights[in_ref - 1];
         if (ref_weight == 0.0) continue;  // the reference tools add +0.0 here
         const double hyp_weight = scratch.hyp.weights[pos - hyp_first];
         val += (clipped ? std::min(hyp_weight, ref_weight) : hyp_weight) * ref_weight;
@@ -537,7 +542,7 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
       if (clipped) val *= penalty;
       scratch.acc[k] += val;
     }
-    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0.0;
+    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0;
   }
   double score = stats::numpy_mean(scratch.acc);  // np.mean over the n-gram orders
   score /= static_cast<double>(ref_count);
