@@ -367,6 +367,8 @@ class SentenceStore {
   }
   // The document frequency of n-gram `id` counted by add_batch().
   std::uint32_t df_count(std::size_t id) const { return id < df_.size() ? df_[id].count : 0u; }
+  // The largest df_count().
+  std::uint32_t most_df_count() const { return most_df_; }
   // Document frequencies counted by add_batch() (ids never counted may be missing).
   std::vector<std::uint32_t> document_frequencies() const {
     std::vector<std::uint32_t> df(df_.size());
@@ -417,7 +419,7 @@ class SentenceStore {
       DfEntry& entry = df_[id];
       if (entry.last_batch != stamp) {
         entry.last_batch = stamp;
-        ++entry.count;
+        most_df_ = std::max(most_df_, ++entry.count);
       }
     }
   }
@@ -454,6 +456,7 @@ class SentenceStore {
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
   LargeVector<DfEntry> df_;
+  std::uint32_t most_df_ = 0;
   std::size_t batches_ = 0;
 };
 
@@ -464,8 +467,9 @@ struct WeightedSentence {
   std::vector<double> norms;
 };
 
-void weigh(const SentenceStore& store, std::uint32_t sentence, const LargeVector<double>& idf,
-           WeightedSentence& out) {
+// `idf[id]`: an n-gram's idf (a LargeVector<double>, or CountedIdf).
+template <class Idf>
+void weigh(const SentenceStore& store, std::uint32_t sentence, const Idf& idf, WeightedSentence& out) {
   const std::size_t max_n = store.max_n();
   const std::uint32_t first = store.begin(sentence, 0);
   out.sentence = sentence;
@@ -509,11 +513,13 @@ double length_penalty(double delta, double two_sigma_squared, std::vector<double
 
 // One image: mean over references and n-gram orders of the (clipped, penalised)
 // cosine similarities, times 10, in the reference tools' operation order.
+// `idf` as for weigh(), for every id below `ids`.
+template <class Idf>
 double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t first_ref, std::uint32_t ref_count,
-                  const LargeVector<double>& idf, const CiderOptions& options, ScoringScratch& scratch) {
+                  const Idf& idf, std::size_t ids, const CiderOptions& options, ScoringScratch& scratch) {
   const std::size_t max_n = store.max_n();
   auto& by_id = scratch.ref_position_by_id;
-  if (by_id.size() < idf.size()) by_id.resize(idf.size(), 0);
+  if (by_id.size() < ids) by_id.resize(ids, 0);
   weigh(store, hyp, idf, scratch.hyp);
   const std::uint32_t hyp_first = store.begin(hyp, 0);
   scratch.acc.assign(max_n, 0.0);
@@ -573,6 +579,26 @@ LargeVector<double> inverse_document_frequencies(const DocumentFrequency& df, st
   return idf;
 }
 
+// The idf of every n-gram from the document frequencies the store counted, as
+// inverse_document_frequencies() computes it (log(N) - log(max(1, df)), the
+// same operations), looked up through a table by df: no array as long as the
+// n-gram table to fill and first-touch.
+class CountedIdf {
+ public:
+  CountedIdf(const SentenceStore& store, std::size_t documents) : store_(store) {
+    const double log_n = std::log(static_cast<double>(documents));
+    log_by_df_.resize(static_cast<std::size_t>(store.most_df_count()) + 1);
+    for (std::size_t c = 0; c < log_by_df_.size(); ++c) {
+      log_by_df_[c] = log_n - std::log(std::max(1.0, static_cast<double>(c)));
+    }
+  }
+  double operator[](std::uint32_t id) const { return log_by_df_[store_.df_count(id)]; }
+
+ private:
+  const SentenceStore& store_;
+  std::vector<double> log_by_df_;
+};
+
 void check_options(const CiderOptions& options) {
   if (options.max_n < 1 || options.max_n > 16) throw usage_error("CIDEr n-gram order must be in 1..16");
   if (!(options.sigma > 0.0)) throw usage_error("CIDEr-D sigma must be positive");
@@ -586,7 +612,7 @@ void score_stored_document(SentenceStore& store, std::uint32_t first_ref, std::u
   if (refs == 0) throw Error(ExitCode::internal, "CIDEr: document without references");
   scores.clear();
   for (std::uint32_t s = 0; s < hyps; ++s) {
-    scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, idf, options, scratch));
+    scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, idf, idf.size(), options, scratch));
   }
   store.truncate(first_ref);
 }
@@ -649,6 +675,28 @@ struct CiderCorpus::Impl {
   const LargeVector<double>& pass2_idf() {
     if (!idf || idf->size() < store.table.size()) idf = inverse_frequencies();
     return *idf;
+  }
+  // score_all()'s scores of `system` into `scores` (one per document), with
+  // `idf` as for weigh() for every id below `ids`.
+  template <class Idf>
+  void score_documents(std::size_t system, const Idf& idf, std::size_t ids, WorkerPool* pool,
+                       std::vector<double>& scores) const {
+    // One contiguous piece of the documents per thread, each with its own scratch.
+    const std::size_t pieces = pool ? std::clamp<std::size_t>((scores.size() + 255) / 256, 1, pool->size()) : 1;
+    const auto score_piece = [&](std::size_t piece) {
+      ScoringScratch scratch;
+      const std::size_t end = scores.size() * (piece + 1) / pieces;
+      for (std::size_t i = scores.size() * piece / pieces; i < end; ++i) {
+        const auto& doc = documents[i];
+        scores[i] = score_item(store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
+                               doc.ref_count, idf, ids, options, scratch);
+      }
+    };
+    if (pieces <= 1) {
+      score_piece(0);
+    } else {
+      pool->for_each(pieces, score_piece);
+    }
   }
   // idf of every n-gram id, from the document frequencies in effect.
   LargeVector<double> inverse_frequencies() const {
@@ -822,23 +870,13 @@ std::vector<double> CiderCorpus::score_all(std::size_t system, WorkerPool* pool)
   for (const auto& doc : d.documents) {
     if (system >= doc.hyp_count) throw Error(ExitCode::internal, "CIDEr: document without hypothesis");
   }
-  const LargeVector<double> idf = d.inverse_frequencies();
   std::vector<double> scores(d.documents.size());
-  // One contiguous piece of the documents per thread, each with its own scratch.
-  const std::size_t pieces = pool ? std::clamp<std::size_t>((scores.size() + 255) / 256, 1, pool->size()) : 1;
-  const auto score_piece = [&](std::size_t piece) {
-    ScoringScratch scratch;
-    const std::size_t end = scores.size() * (piece + 1) / pieces;
-    for (std::size_t i = scores.size() * piece / pieces; i < end; ++i) {
-      const auto& doc = d.documents[i];
-      scores[i] = score_item(d.store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
-                             doc.ref_count, idf, d.options, scratch);
-    }
-  };
-  if (pieces <= 1) {
-    score_piece(0);
+  // Counted document frequencies need no idf array (CountedIdf); loaded ones do.
+  const std::size_t ids = d.store.table.size();
+  if (d.loaded_df) {
+    d.score_documents(system, d.inverse_frequencies(), ids, pool, scores);
   } else {
-    pool->for_each(pieces, score_piece);
+    d.score_documents(system, CountedIdf(d.store, d.idf_documents()), ids, pool, scores);
   }
   return scores;
 }
@@ -873,7 +911,7 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
   const LargeVector<double> idf =
       inverse_document_frequencies([&df](std::size_t id) { return df[id]; }, store.table.size(), df_->documents);
   ScoringScratch scratch;
-  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, options_,
+  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, idf.size(), options_,
                       scratch);
   out[1] = 1.0;
 }
