@@ -254,18 +254,7 @@ class SentenceStore {
         const std::size_t w = word_start_[s];
         for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
       }
-      for (std::size_t s = 0; s < n; ++s) {
-        const std::size_t w = word_start_[s];
-        const std::size_t region = s * max_n_ + k - 1;
-        for (std::size_t i = 0; i < positions(s, k); ++i) {
-          bool inserted = false;
-          const std::uint32_t id = table.unranked_ngram_id(chain_[w + i], word_ids_[w + i + k - 1], inserted);
-          chain_[w + i] = id;
-          if (inserted) region_new_[region_start_[region] + region_new_size_[region]++] = id;
-          if (s < counted && id < df_.size()) __builtin_prefetch(&df_[id]);
-          count_ngram(id, region);
-        }
-      }
+      for (std::size_t s = 0; s < n; ++s) look_up_order(s, k, s < counted);
     }
     // Sentence-major layout, and ranks in sentence, order, position order.
     const auto first = static_cast<std::uint32_t>(sentences_.size());
@@ -430,19 +419,41 @@ class SentenceStore {
     return words >= k ? words - k + 1 : 0;
   }
 
-  // Captions are short: a linear search among the region's n-grams beats any table.
-  void count_ngram(std::uint32_t id, std::size_t region) {
+  // Looks up batch sentence s's order-k n-grams, left to right (the ids of
+  // order k - 1 in chain_ become those of order k), and counts each in the
+  // sentence's region for order k: its distinct n-grams in first-occurrence
+  // order, their counts, and which were new to the table. Works on local
+  // pointers and sizes: stores through the scratch vectors' elements would
+  // otherwise make the compiler reload every member after each one.
+  void look_up_order(std::size_t s, std::size_t k, bool counted) {
+    const std::size_t region = s * max_n_ + k - 1;
     const std::size_t start = region_start_[region];
-    std::size_t& size = region_size_[region];
-    for (std::size_t pos = start; pos < start + size; ++pos) {
-      if (region_ids_[pos] == id) {
-        ++region_counts_[pos];
-        return;
+    std::uint32_t* const ids = region_ids_.data() + start;
+    std::uint32_t* const counts = region_counts_.data() + start;
+    std::uint32_t* const fresh = region_new_.data() + start;
+    std::uint32_t* const chain = chain_.data() + word_start_[s];
+    const std::uint32_t* const last_words = word_ids_.data() + word_start_[s] + k - 1;
+    const std::size_t df_size = counted ? df_.size() : 0;  // df_ grows only in count_document()
+    const std::size_t n = positions(s, k);
+    std::size_t size = 0, fresh_size = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      bool inserted = false;
+      const std::uint32_t id = table.unranked_ngram_id(chain[i], last_words[i], inserted);
+      chain[i] = id;
+      if (inserted) fresh[fresh_size++] = id;
+      if (id < df_size) __builtin_prefetch(&df_[id]);
+      // Captions are short: a linear search among the region's n-grams beats any table.
+      std::size_t at = 0;
+      while (at < size && ids[at] != id) ++at;
+      if (at == size) {
+        ids[size++] = id;
+        counts[at] = 1;
+      } else {
+        ++counts[at];
       }
     }
-    region_ids_[start + size] = id;
-    region_counts_[start + size] = 1;
-    ++size;
+    region_size_[region] = size;
+    region_new_size_[region] = fresh_size;
   }
 
   std::size_t max_n_;
