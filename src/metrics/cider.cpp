@@ -922,8 +922,8 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
   const LargeVector<double> idf =
       inverse_document_frequencies([&df](std::size_t id) { return df[id]; }, store.table.size(), df_->documents);
   ScoringScratch scratch;
-  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, idf.size(), options_,
-                      scratch);
+  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, idf.size(),
+                      options_, scratch);
   out[1] = 1.0;
 }
 

@@ -161,7 +161,8 @@ class ReferenceMaxima {
     std::uint32_t correct = 0;
     for (std::size_t i = test.begin(order); i < test.end(order); ++i) {
       const std::uint32_t count = test.count(i), most = by_id_[test.id(i)];
-      correct += count <= most || most < kSaturated ? std::min(count, most) : std::min(count, exact_maximum(test.id(i)));
+      const bool exact = most < kSaturated || count <= most;  // else the largest count is needed
+      correct += std::min(count, exact ? most : exact_maximum(test.id(i)));
     }
     return correct;
   }
@@ -174,7 +175,9 @@ class ReferenceMaxima {
 
  private:
   static constexpr std::uint8_t kSaturated = 255;
-  static std::uint8_t saturated(std::uint32_t count) { return static_cast<std::uint8_t>(std::min<std::uint32_t>(count, kSaturated)); }
+  static std::uint8_t saturated(std::uint32_t count) {
+    return static_cast<std::uint8_t>(std::min<std::uint32_t>(count, kSaturated));
+  }
   std::vector<std::uint8_t> by_id_;
 };
 
