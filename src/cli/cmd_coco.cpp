@@ -114,19 +114,31 @@ class CaptionIds {
   bool single_spaced(std::size_t c) const { return single_spaced_[c] != 0; }
   std::size_t words() const { return words_.size(); }
 
+  // Caption c's text rewritten with the same words: its spacing seen again.
+  void respaced(std::size_t c, std::u32string_view caption) {
+    single_spaced_[c] = split_single_spaced(caption, [](std::u32string_view) {});
+  }
+
  private:
   void add(std::u32string_view caption, CiderCorpus& vocabulary) {
-    std::size_t letters = 0;
+    single_spaced_.push_back(
+        split_single_spaced(caption, [&](std::u32string_view word) { words_.push_back(vocabulary.word_id(word)); }));
+    starts_.push_back(words_.size());
+  }
+  // Visits the caption's split() words; returns whether it is single-spaced
+  // (see single_spaced()).
+  template <class Visit>
+  static bool split_single_spaced(std::u32string_view caption, Visit visit) {
+    std::size_t letters = 0, count = 0;
     bool spaces = true;  // every gap between words is a U+0020
     text::for_each_split(caption, [&](std::u32string_view word) {
       if (word.data() != caption.data()) spaces = spaces && word.data()[-1] == U' ';
       letters += word.size();
-      words_.push_back(vocabulary.word_id(word));
+      ++count;
+      visit(word);
     });
-    const std::size_t count = words_.size() - starts_.back();
     // n words and n - 1 other characters: single gaps, none at either end.
-    single_spaced_.push_back(count > 0 && spaces && letters + count - 1 == caption.size());
-    starts_.push_back(words_.size());
+    return count > 0 && spaces && letters + count - 1 == caption.size();
   }
 
   std::vector<std::uint32_t> words_;
@@ -134,6 +146,32 @@ class CaptionIds {
   std::vector<std::size_t> item_first_;  // by item, its first caption
   std::vector<std::uint8_t> single_spaced_;
 };
+
+// Every caption through the pipeline, in place, and its word ids. `none`
+// alone (squeeze_spaces(): split()'s words joined by single spaces) keeps the
+// words, so their ids come from the text as read, and only a caption not
+// single-spaced already is rewritten (the text ROUGE_L's fallback and METEOR
+// read): no other pass over every caption's characters.
+CaptionIds tokenized_caption_ids(io::CaptionSet& set, const TextPipeline& pipeline, CiderCorpus& vocabulary) {
+  if (!pipeline.squeezes_spaces_only()) {
+    tokenize_all(set, pipeline);
+    return CaptionIds(set, vocabulary);
+  }
+  CaptionIds ids(set, vocabulary);
+  std::size_t c = 0;  // CaptionIds' numbering
+  const auto squeeze = [&](std::u32string& caption) {
+    if (!ids.single_spaced(c)) {
+      caption = pipeline.process(caption);
+      ids.respaced(c, caption);
+    }
+    ++c;
+  };
+  for (auto& item : set.items) {
+    for (auto& ref : item.refs) squeeze(ref);
+    for (auto& hyp : item.hyps) squeeze(hyp);
+  }
+  return ids;
+}
 
 // One image's captions as word ids (`refs` reused from image to image).
 struct ImageWords {
@@ -170,8 +208,9 @@ void for_each_image(WorkerPool& pool, std::size_t images, const std::function<vo
   });
 }
 
-std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionIds& ids, std::size_t system,
-                                      WorkerPool& pool) {
+// Bleu_1..4 from the n-grams CIDEr counted (`corpus` holds every image's captions).
+std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionIds& ids, const CiderCorpus& corpus,
+                                      std::size_t system, WorkerPool& pool) {
   const CocoBleu bleu(CocoBleu::kMaxOrder, std::make_unique<TextPipeline>(PipelineOptions{.tokenizer = "none"}));
   std::vector<MetricScores> out(CocoBleu::kMaxOrder);
   for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].name = fmt::format("Bleu_{}", k + 1);
@@ -179,8 +218,9 @@ std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionId
   std::vector<Stat> rows(set.items.size() * width);
   for_each_image(pool, set.items.size(), [&](std::size_t i) {
     thread_local ImageWords image;
-    image.load(ids, i, set.items[i].refs.size(), system);
-    bleu.word_stats(image.hyp, image.refs, &rows[i * width]);
+    const std::size_t references = set.items[i].refs.size();
+    image.load(ids, i, references, system);
+    bleu.counted_stats(corpus, i, references + system, image.hyp, image.refs, &rows[i * width]);
   });
   std::vector<Stat> totals(width, 0.0);
   for (std::size_t i = 0; i < set.items.size(); ++i) {  // summed in image order
@@ -189,8 +229,8 @@ std::vector<MetricScores> bleu_scores(const io::CaptionSet& set, const CaptionId
     const auto scores = bleu.scores(row);
     for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].images.push_back(scores[k]);
   }
-  const auto corpus = bleu.scores(totals);
-  for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].score = corpus[k];
+  const auto overall = bleu.scores(totals);
+  for (int k = 0; k < CocoBleu::kMaxOrder; ++k) out[k].score = overall[k];
   return out;
 }
 
@@ -331,7 +371,6 @@ void run_coco(const CocoOptions& o, Streams& io) {
   }
   io::CaptionSet set = read_captions(o, io);
   const TextPipeline pipeline(PipelineOptions{{}, false, o.tokenizer, o.tokenizer_options});
-  tokenize_all(set, pipeline);
 
   std::vector<std::string> notes;
   if (!meteor) notes.push_back(kNoMeteorNote);
@@ -340,7 +379,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
 
   CiderCorpus corpus{CiderOptions{}};
   corpus.forget_ngram_texts();  // coco neither saves nor loads a df file
-  const CaptionIds ids(set, corpus);
+  const CaptionIds ids = tokenized_caption_ids(set, pipeline, corpus);
   corpus.reserve(set.items.size(), caption_count(set), ids.words());  // no growth of its tables on the way
   WorkerPool pool(static_cast<unsigned>(o.threads));
   const auto cider = cider_scores(set, ids, corpus, pool);
@@ -348,7 +387,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
   std::vector<std::vector<MetricScores>> tables;
   std::string text;
   for (std::size_t s = 0; s < set.system_names.size(); ++s) {
-    std::vector<MetricScores> table = bleu_scores(set, ids, s, pool);
+    std::vector<MetricScores> table = bleu_scores(set, ids, corpus, s, pool);
     if (meteor) table.push_back(meteor_scores(set, s, *meteor));
     table.push_back(rouge_scores(set, ids, s, pool));
     table.push_back(cider[s]);

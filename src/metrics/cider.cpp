@@ -254,18 +254,7 @@ class SentenceStore {
         const std::size_t w = word_start_[s];
         for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
       }
-      for (std::size_t s = 0; s < n; ++s) {
-        const std::size_t w = word_start_[s];
-        const std::size_t region = s * max_n_ + k - 1;
-        for (std::size_t i = 0; i < positions(s, k); ++i) {
-          bool inserted = false;
-          const std::uint32_t id = table.unranked_ngram_id(chain_[w + i], word_ids_[w + i + k - 1], inserted);
-          chain_[w + i] = id;
-          if (inserted) region_new_[region_start_[region] + region_new_size_[region]++] = id;
-          if (s < counted && id < df_.size()) __builtin_prefetch(&df_[id]);
-          count_ngram(id, region);
-        }
-      }
+      for (std::size_t s = 0; s < n; ++s) look_up_order(s, k, s < counted);
     }
     // Sentence-major layout, and ranks in sentence, order, position order.
     const auto first = static_cast<std::uint32_t>(sentences_.size());
@@ -356,12 +345,19 @@ class SentenceStore {
   std::uint32_t end(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k + 1]; }
   long bigrams(std::uint32_t s) const { return sentences_[s].bigrams; }
   std::uint32_t id(std::uint32_t pos) const { return ids_[pos]; }
+  // Sentence s's order offsets: max_n + 1 positions, begin(s, 0) .. end(s, max_n - 1).
+  const std::uint32_t* offsets_of(std::uint32_t s) const { return offsets_.data() + sentences_[s].offsets; }
+  // The ids and byte counts (see append_count()) from position `pos` on.
+  const std::uint32_t* ids_from(std::uint32_t pos) const { return ids_.data() + pos; }
+  const std::uint8_t* small_counts_from(std::uint32_t pos) const { return counts_.data() + pos; }
   std::uint32_t count(std::uint32_t pos) const {
     const std::uint8_t small = counts_[pos];
     return small != kLargeCount ? small : large_counts_.at(pos);
   }
   // The document frequency of n-gram `id` counted by add_batch().
   std::uint32_t df_count(std::size_t id) const { return id < df_.size() ? df_[id].count : 0u; }
+  // The largest df_count().
+  std::uint32_t most_df_count() const { return most_df_; }
   // Document frequencies counted by add_batch() (ids never counted may be missing).
   std::vector<std::uint32_t> document_frequencies() const {
     std::vector<std::uint32_t> df(df_.size());
@@ -387,7 +383,7 @@ class SentenceStore {
 
   // Counts of n-grams in one sentence: a byte each (mostly 1 in captions),
   // and the rare count of kLargeCount or more in large_counts_ by position.
-  static constexpr std::uint8_t kLargeCount = 255;
+  static constexpr std::uint8_t kLargeCount = CiderCorpus::CaptionNgrams::kCountKeptAside;
   void append_count(std::uint32_t value) {
     if (value >= kLargeCount) large_counts_.emplace(counts_.size(), value);
     counts_.push_back(static_cast<std::uint8_t>(std::min<std::uint32_t>(value, kLargeCount)));
@@ -412,7 +408,7 @@ class SentenceStore {
       DfEntry& entry = df_[id];
       if (entry.last_batch != stamp) {
         entry.last_batch = stamp;
-        ++entry.count;
+        most_df_ = std::max(most_df_, ++entry.count);
       }
     }
   }
@@ -423,19 +419,41 @@ class SentenceStore {
     return words >= k ? words - k + 1 : 0;
   }
 
-  // Captions are short: a linear search among the region's n-grams beats any table.
-  void count_ngram(std::uint32_t id, std::size_t region) {
+  // Looks up batch sentence s's order-k n-grams, left to right (the ids of
+  // order k - 1 in chain_ become those of order k), and counts each in the
+  // sentence's region for order k: its distinct n-grams in first-occurrence
+  // order, their counts, and which were new to the table. Works on local
+  // pointers and sizes: stores through the scratch vectors' elements would
+  // otherwise make the compiler reload every member after each one.
+  void look_up_order(std::size_t s, std::size_t k, bool counted) {
+    const std::size_t region = s * max_n_ + k - 1;
     const std::size_t start = region_start_[region];
-    std::size_t& size = region_size_[region];
-    for (std::size_t pos = start; pos < start + size; ++pos) {
-      if (region_ids_[pos] == id) {
-        ++region_counts_[pos];
-        return;
+    std::uint32_t* const ids = region_ids_.data() + start;
+    std::uint32_t* const counts = region_counts_.data() + start;
+    std::uint32_t* const fresh = region_new_.data() + start;
+    std::uint32_t* const chain = chain_.data() + word_start_[s];
+    const std::uint32_t* const last_words = word_ids_.data() + word_start_[s] + k - 1;
+    const std::size_t df_size = counted ? df_.size() : 0;  // df_ grows only in count_document()
+    const std::size_t n = positions(s, k);
+    std::size_t size = 0, fresh_size = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      bool inserted = false;
+      const std::uint32_t id = table.unranked_ngram_id(chain[i], last_words[i], inserted);
+      chain[i] = id;
+      if (inserted) fresh[fresh_size++] = id;
+      if (id < df_size) __builtin_prefetch(&df_[id]);
+      // Captions are short: a linear search among the region's n-grams beats any table.
+      std::size_t at = 0;
+      while (at < size && ids[at] != id) ++at;
+      if (at == size) {
+        ids[size++] = id;
+        counts[at] = 1;
+      } else {
+        ++counts[at];
       }
     }
-    region_ids_[start + size] = id;
-    region_counts_[start + size] = 1;
-    ++size;
+    region_size_[region] = size;
+    region_new_size_[region] = fresh_size;
   }
 
   std::size_t max_n_;
@@ -449,6 +467,7 @@ class SentenceStore {
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
   LargeVector<DfEntry> df_;
+  std::uint32_t most_df_ = 0;
   std::size_t batches_ = 0;
 };
 
@@ -459,8 +478,9 @@ struct WeightedSentence {
   std::vector<double> norms;
 };
 
-void weigh(const SentenceStore& store, std::uint32_t sentence, const LargeVector<double>& idf,
-           WeightedSentence& out) {
+// `idf[id]`: an n-gram's idf (a LargeVector<double>, or CountedIdf).
+template <class Idf>
+void weigh(const SentenceStore& store, std::uint32_t sentence, const Idf& idf, WeightedSentence& out) {
   const std::size_t max_n = store.max_n();
   const std::uint32_t first = store.begin(sentence, 0);
   out.sentence = sentence;
@@ -479,7 +499,10 @@ void weigh(const SentenceStore& store, std::uint32_t sentence, const LargeVector
 
 // Reusable buffers for scoring.
 struct ScoringScratch {
-  LargeVector<double> ref_weight_by_id;  // zero except while a reference is loaded
+  // By n-gram id, 1 + its position in the loaded reference (0: not in it;
+  // all 0 between references). Half the bytes of the weights themselves: the
+  // array is as long as the n-gram table, and its first touch costs page zeroing.
+  LargeVector<std::uint32_t> ref_position_by_id;
   // CIDEr-D's length penalty by |hyp bigrams - ref bigrams| (NaN: not computed
   // yet): lengths repeat, and pow() is the costliest call per reference.
   std::vector<double> penalty_by_distance;
@@ -501,11 +524,13 @@ double length_penalty(double delta, double two_sigma_squared, std::vector<double
 
 // One image: mean over references and n-gram orders of the (clipped, penalised)
 // cosine similarities, times 10, in the reference tools' operation order.
+// `idf` as for weigh(), for every id below `ids`.
+template <class Idf>
 double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t first_ref, std::uint32_t ref_count,
-                  const LargeVector<double>& idf, const CiderOptions& options, ScoringScratch& scratch) {
+                  const Idf& idf, std::size_t ids, const CiderOptions& options, ScoringScratch& scratch) {
   const std::size_t max_n = store.max_n();
-  auto& by_id = scratch.ref_weight_by_id;
-  if (by_id.size() < idf.size()) by_id.resize(idf.size(), 0.0);
+  auto& by_id = scratch.ref_position_by_id;
+  if (by_id.size() < ids) by_id.resize(ids, 0);
   weigh(store, hyp, idf, scratch.hyp);
   const std::uint32_t hyp_first = store.begin(hyp, 0);
   scratch.acc.assign(max_n, 0.0);
@@ -515,13 +540,15 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
     weigh(store, r, idf, scratch.ref);
     const std::uint32_t ref_first = store.begin(r, 0);
     const std::uint32_t ref_last = store.end(r, max_n - 1);
-    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = scratch.ref.weights[pos - ref_first];
+    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = pos - ref_first + 1;
     const double delta = static_cast<double>(store.bigrams(hyp) - store.bigrams(r));
     const double penalty = length_penalty(delta, two_sigma_squared, scratch.penalty_by_distance);
     for (std::size_t k = 0; k < max_n; ++k) {
       double val = 0.0;
       for (std::uint32_t pos = store.begin(hyp, k); pos < store.end(hyp, k); ++pos) {
-        const double ref_weight = by_id[store.id(pos)];
+        const std::uint32_t in_ref = by_id[store.id(pos)];
+        if (in_ref == 0) continue;
+        const double ref_weight = scratch.ref.weights[in_ref - 1];
         if (ref_weight == 0.0) continue;  // the reference tools add +0.0 here
         const double hyp_weight = scratch.hyp.weights[pos - hyp_first];
         val += (clipped ? std::min(hyp_weight, ref_weight) : hyp_weight) * ref_weight;
@@ -532,7 +559,7 @@ double score_item(const SentenceStore& store, std::uint32_t hyp, std::uint32_t f
       if (clipped) val *= penalty;
       scratch.acc[k] += val;
     }
-    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0.0;
+    for (std::uint32_t pos = ref_first; pos < ref_last; ++pos) by_id[store.id(pos)] = 0;
   }
   double score = stats::numpy_mean(scratch.acc);  // np.mean over the n-gram orders
   score /= static_cast<double>(ref_count);
@@ -563,6 +590,26 @@ LargeVector<double> inverse_document_frequencies(const DocumentFrequency& df, st
   return idf;
 }
 
+// The idf of every n-gram from the document frequencies the store counted, as
+// inverse_document_frequencies() computes it (log(N) - log(max(1, df)), the
+// same operations), looked up through a table by df: no array as long as the
+// n-gram table to fill and first-touch.
+class CountedIdf {
+ public:
+  CountedIdf(const SentenceStore& store, std::size_t documents) : store_(store) {
+    const double log_n = std::log(static_cast<double>(documents));
+    log_by_df_.resize(static_cast<std::size_t>(store.most_df_count()) + 1);
+    for (std::size_t c = 0; c < log_by_df_.size(); ++c) {
+      log_by_df_[c] = log_n - std::log(std::max(1.0, static_cast<double>(c)));
+    }
+  }
+  double operator[](std::uint32_t id) const { return log_by_df_[store_.df_count(id)]; }
+
+ private:
+  const SentenceStore& store_;
+  std::vector<double> log_by_df_;
+};
+
 void check_options(const CiderOptions& options) {
   if (options.max_n < 1 || options.max_n > 16) throw usage_error("CIDEr n-gram order must be in 1..16");
   if (!(options.sigma > 0.0)) throw usage_error("CIDEr-D sigma must be positive");
@@ -576,7 +623,7 @@ void score_stored_document(SentenceStore& store, std::uint32_t first_ref, std::u
   if (refs == 0) throw Error(ExitCode::internal, "CIDEr: document without references");
   scores.clear();
   for (std::uint32_t s = 0; s < hyps; ++s) {
-    scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, idf, options, scratch));
+    scores.push_back(score_item(store, first_ref + refs + s, first_ref, refs, idf, idf.size(), options, scratch));
   }
   store.truncate(first_ref);
 }
@@ -639,6 +686,28 @@ struct CiderCorpus::Impl {
   const LargeVector<double>& pass2_idf() {
     if (!idf || idf->size() < store.table.size()) idf = inverse_frequencies();
     return *idf;
+  }
+  // score_all()'s scores of `system` into `scores` (one per document), with
+  // `idf` as for weigh() for every id below `ids`.
+  template <class Idf>
+  void score_documents(std::size_t system, const Idf& idf, std::size_t ids, WorkerPool* pool,
+                       std::vector<double>& scores) const {
+    // One contiguous piece of the documents per thread, each with its own scratch.
+    const std::size_t pieces = pool ? std::clamp<std::size_t>((scores.size() + 255) / 256, 1, pool->size()) : 1;
+    const auto score_piece = [&](std::size_t piece) {
+      ScoringScratch scratch;
+      const std::size_t end = scores.size() * (piece + 1) / pieces;
+      for (std::size_t i = scores.size() * piece / pieces; i < end; ++i) {
+        const auto& doc = documents[i];
+        scores[i] = score_item(store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
+                               doc.ref_count, idf, ids, options, scratch);
+      }
+    };
+    if (pieces <= 1) {
+      score_piece(0);
+    } else {
+      pool->for_each(pieces, score_piece);
+    }
   }
   // idf of every n-gram id, from the document frequencies in effect.
   LargeVector<double> inverse_frequencies() const {
@@ -743,6 +812,24 @@ void CiderCorpus::score_document(std::span<const std::u32string> tokenized_refs,
 
 std::size_t CiderCorpus::documents() const { return impl_->document_count(); }
 
+CiderCorpus::CaptionNgrams CiderCorpus::caption_ngrams(std::size_t document, std::size_t caption) const {
+  const Impl& d = *impl_;
+  const auto sentence = static_cast<std::uint32_t>(d.documents[document].first_ref + caption);
+  CaptionNgrams ngrams;
+  ngrams.corpus_ = this;
+  ngrams.orders_ = d.options.max_n;
+  ngrams.offsets_ = d.store.offsets_of(sentence);
+  ngrams.ids_ = d.store.ids_from(ngrams.offsets_[0]);
+  ngrams.counts_ = d.store.small_counts_from(ngrams.offsets_[0]);
+  return ngrams;
+}
+
+std::uint32_t CiderCorpus::CaptionNgrams::kept_aside(std::size_t i) const {
+  return corpus_->impl_->store.count(offsets_[0] + static_cast<std::uint32_t>(i));
+}
+
+std::size_t CiderCorpus::ngram_count() const { return impl_->store.table.size(); }
+
 void CiderCorpus::reserve(std::size_t documents, std::size_t sentences, std::size_t words) {
   impl_->documents.reserve(documents);
   impl_->store.reserve(sentences, words);
@@ -794,23 +881,13 @@ std::vector<double> CiderCorpus::score_all(std::size_t system, WorkerPool* pool)
   for (const auto& doc : d.documents) {
     if (system >= doc.hyp_count) throw Error(ExitCode::internal, "CIDEr: document without hypothesis");
   }
-  const LargeVector<double> idf = d.inverse_frequencies();
   std::vector<double> scores(d.documents.size());
-  // One contiguous piece of the documents per thread, each with its own scratch.
-  const std::size_t pieces = pool ? std::clamp<std::size_t>((scores.size() + 255) / 256, 1, pool->size()) : 1;
-  const auto score_piece = [&](std::size_t piece) {
-    ScoringScratch scratch;
-    const std::size_t end = scores.size() * (piece + 1) / pieces;
-    for (std::size_t i = scores.size() * piece / pieces; i < end; ++i) {
-      const auto& doc = d.documents[i];
-      scores[i] = score_item(d.store, doc.first_hyp + static_cast<std::uint32_t>(system), doc.first_ref,
-                             doc.ref_count, idf, d.options, scratch);
-    }
-  };
-  if (pieces <= 1) {
-    score_piece(0);
+  // Counted document frequencies need no idf array (CountedIdf); loaded ones do.
+  const std::size_t ids = d.store.table.size();
+  if (d.loaded_df) {
+    d.score_documents(system, d.inverse_frequencies(), ids, pool, scores);
   } else {
-    pool->for_each(pieces, score_piece);
+    d.score_documents(system, CountedIdf(d.store, d.idf_documents()), ids, pool, scores);
   }
   return scores;
 }
@@ -845,8 +922,8 @@ void Cider::segment_stats(std::u32string_view hyp, std::span<const std::u32strin
   const LargeVector<double> idf =
       inverse_document_frequencies([&df](std::size_t id) { return df[id]; }, store.table.size(), df_->documents);
   ScoringScratch scratch;
-  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, options_,
-                      scratch);
+  out[0] = score_item(store, hyp_sentence, first_ref, static_cast<std::uint32_t>(refs.size()), idf, idf.size(),
+                      options_, scratch);
   out[1] = 1.0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "evalcli/core/detail/probing_table.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
@@ -127,15 +128,68 @@ class ImageCounter {
 };
 
 // cook_test()'s "closest": the reference length nearest the test length, the
-// shorter on a tie (min over (abs(l - testlen), l)).
-std::size_t closest_length(const ImageCounter& counter, std::size_t refs, std::size_t testlen) {
+// shorter on a tie (min over (abs(l - testlen), l)); `length(r)` is reference r's.
+template <class Length>
+std::size_t closest_length(Length length, std::size_t refs, std::size_t testlen) {
   auto distance = [testlen](std::size_t l) { return l > testlen ? l - testlen : testlen - l; };
-  std::size_t best = counter.length(0);
+  std::size_t best = length(0);
   for (std::size_t r = 0; r < refs; ++r) {
-    const std::size_t l = counter.length(r);
+    const std::size_t l = length(r);
     if (distance(l) < distance(best) || (distance(l) == distance(best) && l < best)) best = l;
   }
   return best;
+}
+
+// The largest count of each n-gram in any one reference of an image (cook_refs's
+// maxcounts), by id of CiderCorpus's n-gram table: a thread's scratch, all zero
+// between images (only the image's own ids are written, then zeroed again). A
+// byte per id keeps the array in the cache: 255 stands for 255 or more, told
+// apart by `exact_maximum` in the rare case that the test count is larger.
+class ReferenceMaxima {
+ public:
+  // Every order at once: an id is never shared by two orders.
+  void add(const CiderCorpus::CaptionNgrams& ngrams) {
+    for (std::size_t i = 0; i < ngrams.size(); ++i) {
+      std::uint8_t& most = by_id_[ngrams.id(i)];
+      most = std::max(most, saturated(ngrams.count(i)));
+    }
+  }
+  // cook_test()'s clipped matches: per distinct n-gram min(test count, largest
+  // reference count); `exact_maximum(id)` is the largest reference count of id.
+  template <class ExactMaximum>
+  std::uint32_t clipped_matches(const CiderCorpus::CaptionNgrams& test, int order, ExactMaximum exact_maximum) const {
+    std::uint32_t correct = 0;
+    for (std::size_t i = test.begin(order); i < test.end(order); ++i) {
+      const std::uint32_t count = test.count(i), most = by_id_[test.id(i)];
+      const bool exact = most < kSaturated || count <= most;  // else the largest count is needed
+      correct += std::min(count, exact ? most : exact_maximum(test.id(i)));
+    }
+    return correct;
+  }
+  void forget(const CiderCorpus::CaptionNgrams& ngrams) {
+    for (std::size_t i = 0; i < ngrams.size(); ++i) by_id_[ngrams.id(i)] = 0;
+  }
+  void cover(std::size_t ids) {
+    if (by_id_.size() < ids) by_id_.resize(ids, 0);
+  }
+
+ private:
+  static constexpr std::uint8_t kSaturated = 255;
+  static std::uint8_t saturated(std::uint32_t count) {
+    return static_cast<std::uint8_t>(std::min<std::uint32_t>(count, kSaturated));
+  }
+  std::vector<std::uint8_t> by_id_;
+};
+
+// The largest count of n-gram `id` in any of the references.
+std::uint32_t largest_reference_count(std::span<const CiderCorpus::CaptionNgrams> refs, std::uint32_t id) {
+  std::uint32_t most = 0;
+  for (const auto& ngrams : refs) {
+    for (std::size_t i = 0; i < ngrams.size(); ++i) {
+      if (ngrams.id(i) == id) most = std::max(most, ngrams.count(i));
+    }
+  }
+  return most;
 }
 
 }  // namespace
@@ -175,7 +229,7 @@ void image_stats(ImageCounter& counter, std::size_t refs, Stat* out) {
   const std::size_t test = refs;
   const std::size_t testlen = counter.length(test);
   out[kTestLen] = static_cast<Stat>(testlen);
-  out[kRefLen] = static_cast<Stat>(closest_length(counter, refs, testlen));
+  out[kRefLen] = static_cast<Stat>(closest_length([&](std::size_t r) { return counter.length(r); }, refs, testlen));
   for (std::size_t k = 0; k < kOrders; ++k) {
     for (std::size_t r = 0; r < refs; ++r) counter.count_reference(r, k + 1, static_cast<std::uint32_t>(r + 1));
     out[kGuess + k] = testlen >= k + 1 ? static_cast<Stat>(testlen - k) : 0.0;
@@ -201,6 +255,29 @@ void CocoBleu::word_stats(CaptionWords hyp, std::span<const CaptionWords> refs, 
   for (const auto ref : refs) counter.add_sentence(ref);
   counter.add_sentence(hyp);
   image_stats(counter, refs.size(), out);
+}
+
+void CocoBleu::counted_stats(const CiderCorpus& corpus, std::size_t document, std::size_t hyp_caption,
+                             CaptionWords hyp, std::span<const CaptionWords> refs, Stat* out) const {
+  if (refs.empty()) throw input_error("Bleu: an image has no references");
+  thread_local ReferenceMaxima maxima;
+  thread_local std::vector<CiderCorpus::CaptionNgrams> ref_ngrams;
+  maxima.cover(corpus.ngram_count());
+  ref_ngrams.clear();
+  for (std::size_t r = 0; r < refs.size(); ++r) ref_ngrams.push_back(corpus.caption_ngrams(document, r));
+  const auto test = corpus.caption_ngrams(document, hyp_caption);
+  if (test.orders() < kOrders) throw Error(ExitCode::internal, "Bleu: CIDEr counted fewer than 4 n-gram orders");
+  for (const auto& ngrams : ref_ngrams) maxima.add(ngrams);
+  const std::size_t testlen = hyp.size();
+  out[kTestLen] = static_cast<Stat>(testlen);
+  out[kRefLen] = static_cast<Stat>(closest_length([&](std::size_t r) { return refs[r].size(); }, refs.size(), testlen));
+  for (std::size_t k = 0; k < kOrders; ++k) {
+    out[kGuess + k] = testlen >= k + 1 ? static_cast<Stat>(testlen - k) : 0.0;
+    out[kCorrect + k] = maxima.clipped_matches(test, static_cast<int>(k + 1), [&](std::uint32_t id) {
+      return largest_reference_count(ref_ngrams, id);
+    });
+  }
+  for (const auto& ngrams : ref_ngrams) maxima.forget(ngrams);
 }
 
 std::vector<double> CocoBleu::scores(std::span<const Stat> stats) const {

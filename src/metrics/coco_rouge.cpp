@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -51,6 +52,42 @@ std::size_t lcs_length(std::span<const std::uint32_t> a, std::span<const std::ui
   return row.back();
 }
 
+// my_lcs() against one candidate of at most 64 tokens, 64 cells of the DP row
+// at a time (Hyyro's bit-parallel LCS length: the row as the positions where
+// its value steps up, kept as zeros of `steps`). Tokens are ids below the
+// vocabulary's size; a thread's buffer, all zero between candidates.
+class CandidateMasks {
+ public:
+  static constexpr std::size_t kMaxTokens = 64;
+
+  // Bit i of a token's mask: the candidate's token i is that token.
+  void load(std::span<const std::uint32_t> candidate) {
+    candidate_ = candidate;
+    for (std::size_t i = 0; i < candidate.size(); ++i) {
+      if (candidate[i] >= by_token_.size()) by_token_.resize(std::size_t{candidate[i]} + 1, 0);
+      by_token_[candidate[i]] |= std::uint64_t{1} << i;
+    }
+  }
+  void unload() {
+    for (const std::uint32_t token : candidate_) by_token_[token] = 0;
+  }
+  std::size_t lcs_length(std::span<const std::uint32_t> reference) const {
+    std::uint64_t steps = ~std::uint64_t{0};
+    for (const std::uint32_t token : reference) {
+      const std::uint64_t matches = steps & mask(token);
+      steps = (steps + matches) | (steps - matches);
+    }
+    const std::size_t m = candidate_.size();
+    const std::uint64_t in_candidate = m == kMaxTokens ? ~std::uint64_t{0} : (std::uint64_t{1} << m) - 1;
+    return m - static_cast<std::size_t>(std::popcount(steps & in_candidate));
+  }
+
+ private:
+  std::uint64_t mask(std::uint32_t token) const { return token < by_token_.size() ? by_token_[token] : 0; }
+  std::vector<std::uint64_t> by_token_;
+  std::span<const std::uint32_t> candidate_;
+};
+
 // A thread's buffers, reused from image to image: tokens as ids (equal ids
 // for equal tokens of one image), so the LCS compares integers.
 struct RougeScratch {
@@ -74,16 +111,15 @@ namespace {
 
 // calc_score(): the maxima over the references of the LCS's precision and
 // recall, then F with beta 1.2. `reference(r)` gives reference r's tokens as
-// ids; `row`: the LCS's scratch.
-template <class Reference>
-double rouge_l(std::span<const std::uint32_t> candidate, std::size_t refs, std::vector<std::size_t>& row,
-               Reference reference) {
+// ids, `lcs(tokens)` their LCS length with the candidate.
+template <class Reference, class Lcs>
+double rouge_l(std::size_t candidate_size, std::size_t refs, Reference reference, Lcs lcs) {
   double precision_max = 0, recall_max = 0;  // max() of the lists (every value is >= 0)
   for (std::size_t r = 0; r < refs; ++r) {
     const std::span<const std::uint32_t> tokens = reference(r);
-    const auto lcs = static_cast<double>(lcs_length(tokens, candidate, row));
-    precision_max = std::max(precision_max, lcs / static_cast<double>(candidate.size()));
-    recall_max = std::max(recall_max, lcs / static_cast<double>(tokens.size()));
+    const auto common = static_cast<double>(lcs(tokens));
+    precision_max = std::max(precision_max, common / static_cast<double>(candidate_size));
+    recall_max = std::max(recall_max, common / static_cast<double>(tokens.size()));
   }
   if (precision_max == 0 || recall_max == 0) return 0.0;
   return ((1 + kBetaSquared) * precision_max * recall_max) / (recall_max + kBetaSquared * precision_max);
@@ -96,16 +132,29 @@ double CocoRougeL::image_score(std::u32string_view hyp, std::span<const std::u32
   thread_local RougeScratch scratch;
   scratch.interner.clear();
   scratch.intern(hyp, scratch.candidate);
-  return rouge_l(scratch.candidate, refs.size(), scratch.row, [&](std::size_t r) {
-    scratch.intern(refs[r], scratch.reference);
-    return std::span<const std::uint32_t>(scratch.reference);
-  });
+  return rouge_l(
+      scratch.candidate.size(), refs.size(),
+      [&](std::size_t r) {
+        scratch.intern(refs[r], scratch.reference);
+        return std::span<const std::uint32_t>(scratch.reference);
+      },
+      [&](std::span<const std::uint32_t> tokens) { return lcs_length(tokens, scratch.candidate, scratch.row); });
 }
 
 double CocoRougeL::image_score(CaptionWords hyp, std::span<const CaptionWords> refs) {
   if (refs.empty()) throw input_error("ROUGE_L: an image has no references");
-  thread_local std::vector<std::size_t> row;
-  return rouge_l(hyp, refs.size(), row, [&](std::size_t r) { return refs[r]; });
+  const auto reference = [&](std::size_t r) { return refs[r]; };
+  if (hyp.size() > CandidateMasks::kMaxTokens) {
+    thread_local std::vector<std::size_t> row;
+    return rouge_l(hyp.size(), refs.size(), reference,
+                   [&](std::span<const std::uint32_t> tokens) { return lcs_length(tokens, hyp, row); });
+  }
+  thread_local CandidateMasks masks;
+  masks.load(hyp);
+  const double score = rouge_l(hyp.size(), refs.size(), reference,
+                               [&](std::span<const std::uint32_t> tokens) { return masks.lcs_length(tokens); });
+  masks.unload();
+  return score;
 }
 
 void CocoRougeL::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {

@@ -7,11 +7,18 @@ namespace evalcli {
 TextPipeline::TextPipeline(const PipelineOptions& options)
     : lowercase_(options.lowercase), tokenizer_(make_tokenizer(options.tokenizer, options.tokenizer_options)) {
   for (const auto& name : options.normalizers) normalizers_.push_back(make_normalizer(name));
+  only_squeezes_spaces_ = is_none_alone();
 }
 
 TextPipeline::TextPipeline(std::vector<std::unique_ptr<Normalizer>> normalizers, bool lowercase,
                            std::unique_ptr<Tokenizer> tokenizer)
-    : normalizers_(std::move(normalizers)), lowercase_(lowercase), tokenizer_(std::move(tokenizer)) {}
+    : normalizers_(std::move(normalizers)), lowercase_(lowercase), tokenizer_(std::move(tokenizer)) {
+  only_squeezes_spaces_ = is_none_alone();
+}
+
+bool TextPipeline::is_none_alone() const {
+  return normalizers_.empty() && !lowercase_ && tokenizer_->name() == "none";
+}
 
 std::u32string TextPipeline::normalize(std::u32string_view line) const {
   std::u32string text(line);
@@ -34,7 +41,7 @@ void TextPipeline::process_into(std::u32string_view line, std::u32string& out) c
 }
 
 bool TextPipeline::leaves_unchanged(std::u32string_view line) const {
-  if (!normalizers_.empty() || lowercase_ || tokenizer_->name() != "none") return false;
+  if (!only_squeezes_spaces_) return false;
   // `none` is squeeze_spaces(): unchanged when only single U+0020 separate words.
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (!text::is_space(line[i])) continue;

@@ -452,3 +452,99 @@ TEST_CASE("coco command: the same output with -j 1, 2 and 7 (one and three syste
     }
   }
 }
+
+namespace {
+
+// CIDEr's corpus of the items' captions as word ids (references, then the
+// hypothesis), and Bleu from its n-gram counts against Bleu from the text.
+void check_counted_bleu(const std::vector<std::vector<std::u32string>>& refs, const std::vector<std::u32string>& hyps) {
+  evalcli::CiderCorpus corpus{evalcli::CiderOptions{}};
+  std::vector<std::vector<std::vector<std::uint32_t>>> ref_ids(refs.size());
+  std::vector<std::vector<std::uint32_t>> hyp_ids(hyps.size());
+  const auto ids_of = [&](const std::u32string& caption) {
+    std::vector<std::uint32_t> words;
+    evalcli::text::for_each_split(caption, [&](std::u32string_view w) { words.push_back(corpus.word_id(w)); });
+    return words;
+  };
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    for (const auto& ref : refs[i]) ref_ids[i].push_back(ids_of(ref));
+    hyp_ids[i] = ids_of(hyps[i]);
+    const std::vector<evalcli::CaptionWords> ref_words(ref_ids[i].begin(), ref_ids[i].end());
+    const std::vector<evalcli::CaptionWords> hyp_words = {hyp_ids[i]};
+    corpus.add_document_words(ref_words, hyp_words);
+  }
+  const auto bleu = build<CocoBleu>(evalcli::coco_bleu_definition(), "none");
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    const std::vector<evalcli::CaptionWords> ref_words(ref_ids[i].begin(), ref_ids[i].end());
+    double from_text[10], from_counts[10];
+    bleu->tokenized_stats(hyps[i], refs[i], from_text);
+    bleu->counted_stats(corpus, i, refs[i].size(), hyp_ids[i], ref_words, from_counts);
+    INFO("image " << i);
+    CHECK(std::vector<double>(from_text, from_text + 10) == std::vector<double>(from_counts, from_counts + 10));
+  }
+}
+
+std::u32string repeated(std::u32string_view word, std::size_t times) {
+  std::u32string out;
+  for (std::size_t i = 0; i < times; ++i) out += (i ? U" " : U"") + std::u32string(word);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("coco: Bleu from CIDEr's n-gram counts is Bleu from the text (counts of 255 and more too)") {
+  check_counted_bleu({{U"a man rides a horse", U"a man on a horse on a beach", U"the horse runs"},
+                      {U"two dogs play", U"dogs play in the snow", U"two two dogs"},
+                      {U"a", U"a a a a a"},
+                      {U"x y", U"y x"}},
+                     {U"a man rides a horse on a beach", U"the dogs play", U"a a", U""});
+  // A byte per count: 255 stands for more, and the clipped count needs the exact largest one.
+  check_counted_bleu({{repeated(U"a", 300), repeated(U"a", 260) + U" b"}, {repeated(U"a", 254), U"a b"}},
+                     {repeated(U"a", 280) + U" b", repeated(U"a", 256)});
+}
+
+TEST_CASE("coco: ROUGE_L from word ids (bit-parallel up to 64 words) is ROUGE_L from the text") {
+  // Captions of 0 to 130 words over a small vocabulary (many repeats), as text and as ids.
+  std::uint64_t state = 12345;
+  const auto next = [&state](std::uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % bound;
+  };
+  const std::vector<std::u32string> vocabulary = {U"a", U"man", U"horse", U"on", U"the", U"beach", U"dog"};
+  const auto caption = [&](std::size_t words, std::vector<std::uint32_t>& ids) {
+    std::u32string text;
+    ids.clear();
+    for (std::size_t i = 0; i < words; ++i) {
+      const auto word = static_cast<std::uint32_t>(next(vocabulary.size()));
+      ids.push_back(word);
+      text += (i ? U" " : U"") + vocabulary[word];
+    }
+    return text;
+  };
+  for (const std::size_t hyp_words : {1, 2, 17, 63, 64, 65, 100, 130}) {
+    for (int round = 0; round < 5; ++round) {
+      std::vector<std::uint32_t> hyp_ids;
+      const std::u32string hyp = caption(hyp_words, hyp_ids);
+      std::vector<std::u32string> refs;
+      std::vector<std::vector<std::uint32_t>> ref_ids(3);
+      for (auto& ids : ref_ids) refs.push_back(caption(1 + next(90), ids));
+      const std::vector<evalcli::CaptionWords> ref_words(ref_ids.begin(), ref_ids.end());
+      INFO(hyp_words << " words, round " << round);
+      CHECK(CocoRougeL::image_score(hyp_ids, ref_words) == CocoRougeL::image_score(hyp, refs));
+    }
+  }
+}
+
+TEST_CASE("coco command: -tok none on captions spaced any way gives what the squeezed captions give") {
+  const evalcli::test::TempFile ref1("a  man rides a horse\n\tdogs play \na cat\n");
+  const evalcli::test::TempFile ref2("a\u00a0horse\ndogs\u3000play in snow\na  black cat\n");
+  const evalcli::test::TempFile hyp(" a man on a horse\ntwo  dogs play\n\n");
+  const evalcli::test::TempFile squeezed_ref1("a man rides a horse\ndogs play\na cat\n");
+  const evalcli::test::TempFile squeezed_ref2("a horse\ndogs play in snow\na black cat\n");
+  const evalcli::test::TempFile squeezed_hyp("a man on a horse\ntwo dogs play\n\n");
+  const json spaced = coco_json({"-tok", "none", "-r", ref1.path(), "-r", ref2.path(), "-i", hyp.path()});
+  const json squeezed =
+      coco_json({"-tok", "none", "-r", squeezed_ref1.path(), "-r", squeezed_ref2.path(), "-i", squeezed_hyp.path()});
+  CHECK(spaced["eval"] == squeezed["eval"]);
+  CHECK(spaced["evalImgs"] == squeezed["evalImgs"]);
+}

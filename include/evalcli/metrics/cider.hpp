@@ -128,6 +128,40 @@ class CiderCorpus {
   void score_saved_documents(std::span<const std::string_view> saved, std::span<std::vector<double>> scores,
                              WorkerPool* pool = nullptr);
 
+  // One added caption's distinct n-grams, order after order, each order in
+  // first-occurrence order: ids of the corpus's n-gram table (equal ids for
+  // equal n-grams; an id is never shared by two orders) and how often each
+  // occurs in the caption. Valid until the next document is added.
+  class CaptionNgrams {
+   public:
+    int orders() const { return orders_; }
+    // The order-`order` n-grams (1..orders()) are [begin(order), end(order)).
+    std::size_t begin(int order) const { return offsets_[order - 1] - offsets_[0]; }
+    std::size_t end(int order) const { return offsets_[order] - offsets_[0]; }
+    std::size_t size() const { return end(orders_); }
+    std::uint32_t id(std::size_t i) const { return ids_[i]; }
+    std::uint32_t count(std::size_t i) const { return counts_[i] != kCountKeptAside ? counts_[i] : kept_aside(i); }
+
+    // Counts are a byte each; this one says the count (255 or more, which
+    // captions never reach) is kept aside by position.
+    static constexpr std::uint8_t kCountKeptAside = 255;
+
+   private:
+    friend class CiderCorpus;
+    std::uint32_t kept_aside(std::size_t i) const;
+    const CiderCorpus* corpus_ = nullptr;
+    const std::uint32_t* offsets_ = nullptr;  // the store's positions where each order starts, and the end
+    const std::uint32_t* ids_ = nullptr;
+    const std::uint8_t* counts_ = nullptr;
+    int orders_ = 0;
+  };
+  // The n-grams of caption `caption` of added document `document` (its
+  // references, then its hypotheses): the counts CIDEr made, for other
+  // metrics of the same captions (coco's Bleu).
+  CaptionNgrams caption_ngrams(std::size_t document, std::size_t caption) const;
+  // The number of distinct n-grams so far (ids are below it).
+  std::size_t ngram_count() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

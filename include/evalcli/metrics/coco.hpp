@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "evalcli/metrics/caption_words.hpp"
+#include "evalcli/metrics/cider.hpp"
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
@@ -45,6 +46,11 @@ class CocoBleu : public Metric {
   void tokenized_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const;
   // The same from the captions' word ids (bit for bit what tokenized_stats() gives their text).
   void word_stats(CaptionWords hyp, std::span<const CaptionWords> refs, Stat* out) const;
+  // The same from the n-grams `corpus` counted for its document `document`
+  // (references, then hypotheses; `hyp` is its caption `hyp_caption`): no
+  // n-gram is counted again. The captions' words give only their lengths.
+  void counted_stats(const CiderCorpus& corpus, std::size_t document, std::size_t hyp_caption, CaptionWords hyp,
+                     std::span<const CaptionWords> refs, Stat* out) const;
 
   int max_order() const { return max_order_; }
   const TextPipeline& pipeline() const { return *pipeline_; }

@@ -37,13 +37,19 @@ class TextPipeline {
   // skip the copy): `none` without normalizers or lowercasing, on a line that
   // is already split() joined by single spaces. False when not known.
   bool leaves_unchanged(std::u32string_view line) const;
+  // Whether the pipeline is the `none` tokenizer alone: process() is
+  // text::squeeze_spaces() (split()'s words joined by single spaces).
+  bool squeezes_spaces_only() const { return only_squeezes_spaces_; }
   // "nfkc-v1+fullwidth-v1", or "none".
   std::string normalizer_chain_id() const;
 
  private:
+  bool is_none_alone() const;
+
   std::vector<std::unique_ptr<Normalizer>> normalizers_;
   bool lowercase_;
   std::unique_ptr<Tokenizer> tokenizer_;
+  bool only_squeezes_spaces_ = false;  // is_none_alone(), asked once
 };
 
 }  // namespace evalcli
