@@ -44,6 +44,14 @@ double ulps(float result, double exact) {
   return std::abs(result - exact) / spacing;
 }
 
+// Whether this CPU runs the kernels' AVX2 build (without AVX2 only the
+// baseline build runs: nothing to compare it with).
+bool runs_avx2_build() {
+  if (__builtin_cpu_supports("avx2")) return true;
+  WARN("this CPU has no AVX2: only the baseline build runs here");
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("GELU v2 is within 7 ulp of the exact value for |x| <= 8", "[bertscore][gelu]") {
@@ -107,10 +115,7 @@ TEST_CASE("GELU v2 beyond |x| = 8: accurate, then 0 (never subnormal), infinitie
 }
 
 TEST_CASE("GELU v2 gives the same bits with and without AVX2", "[bertscore][gelu]") {
-  if (!__builtin_cpu_supports("avx2")) {
-    WARN("this CPU has no AVX2: only the baseline build runs here");
-    return;
-  }
+  if (!runs_avx2_build()) return;
   const std::vector<float> positive = floats_between(1e-30f, 20.0f, 997);
   std::vector<float> dispatched = joined(positive, negated(positive));
   std::vector<float> baseline = dispatched;
@@ -195,10 +200,7 @@ TEST_CASE("LayerNorm v1 and v2 are within an ulp of the exact value, for widths 
 }
 
 TEST_CASE("LayerNorm v2 gives the same bits with and without AVX2", "[bertscore][layernorm]") {
-  if (!__builtin_cpu_supports("avx2")) {
-    WARN("this CPU has no AVX2: only the baseline build runs here");
-    return;
-  }
+  if (!runs_avx2_build()) return;
   for (const int width : {37, 768}) {
     const NormParameters norm(width);
     std::vector<float> dispatched = hidden_rows(50, width, 11u), baseline = dispatched;
@@ -246,10 +248,7 @@ TEST_CASE("softmax v1 is within 2 ulp of the exact value, v2 within 3 (its exp a
 }
 
 TEST_CASE("softmax v2 gives the same bits with and without AVX2", "[bertscore][softmax]") {
-  if (!__builtin_cpu_supports("avx2")) {
-    WARN("this CPU has no AVX2: only the baseline build runs here");
-    return;
-  }
+  if (!runs_avx2_build()) return;
   std::vector<float> dispatched = score_rows(40, 37), baseline = dispatched;
   softmax_rows_v2(dispatched, 37);
   detail::softmax_rows_v2_baseline(baseline, 37);
