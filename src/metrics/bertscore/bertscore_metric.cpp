@@ -325,8 +325,8 @@ MetricDefinition make_bertscore_definition() {
        .default_text = "64", .min = 1, .max = 1 << 20, .signature_key = "batch",
        .print = identity_printer([](const BertScoreIdentity& i) { return std::to_string(i.batch_size); })},
       {.name = "encoder",
-       .help = "evalcli's encoder version: v2 (GELU in float, vectorised), or v1 (GELU in double) to reproduce a "
-               "signature with encoder:v1 (scores differ in the last digits)",
+       .help = "evalcli's encoder version: v2 (GELU, LayerNorm and softmax vectorised), or v1 (the encoder before "
+               "2026-12-05) to reproduce a signature with encoder:v1 (scores differ in the last digits)",
        .default_text = "v2", .choices = {"v1", "v2"}, .signature_key = "encoder",
        .print = identity_printer([](const BertScoreIdentity& i) { return i.encoder; })},
   };
