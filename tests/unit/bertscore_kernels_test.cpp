@@ -133,7 +133,8 @@ TEST_CASE("GELU v2 of a span of any length: the vector body and the scalar tail 
     std::vector<float> one_by_one = part;
     gelu_erf_v2(part);
     for (float& v : one_by_one) gelu_erf_v2(std::span<float>(&v, 1));
-    REQUIRE(std::memcmp(part.data(), one_by_one.data(), part.size() * sizeof(float)) == 0);
+    REQUIRE(part.size() == one_by_one.size());
+    if (!part.empty()) REQUIRE(std::memcmp(part.data(), one_by_one.data(), part.size() * sizeof(float)) == 0);
   }
 }
 
