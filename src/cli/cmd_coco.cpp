@@ -319,40 +319,58 @@ void append_json_number(std::string& out, double value) {
 }
 
 // evalImgs of one system as report.dump(2) writes the array whose key sits at
-// `indent` spaces, without a JSON value per image (most of the report).
-std::string images_json(const std::vector<std::string>& ids, const std::vector<MetricScores>& table,
-                        std::size_t indent) {
-  if (ids.empty()) return "[]";
-  const std::string image_indent(indent + 2, ' '), field_indent(indent + 4, ' ');
-  std::string out = "[\n";
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    out += image_indent + "{\n" + field_indent + "\"image_id\": " + ids[i];
-    for (const auto& metric : table) {
-      out += ",\n" + field_indent + "\"" + metric.name + "\": ";  // the names need no escaping
-      append_json_number(out, metric.images[i]);
-    }
-    out += "\n" + image_indent + (i + 1 < ids.size() ? "},\n" : "}\n");
+// `indent` spaces, without a JSON value per image (most of the report), written
+// to `out` an image at a time (the report is never whole in memory).
+void write_images_json(std::ostream& out, const std::vector<std::string>& ids, const std::vector<MetricScores>& table,
+                       std::size_t indent) {
+  if (ids.empty()) {
+    out << "[]";
+    return;
   }
-  out += std::string(indent, ' ') + "]";
-  return out;
+  const std::string image_indent(indent + 2, ' '), field_indent(indent + 4, ' ');
+  std::string image;  // one image's object, reused
+  out << "[\n";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    image.clear();
+    image += image_indent + "{\n" + field_indent + "\"image_id\": " + ids[i];
+    for (const auto& metric : table) {
+      image += ",\n" + field_indent + "\"" + metric.name + "\": ";  // the names need no escaping
+      append_json_number(image, metric.images[i]);
+    }
+    image += "\n" + image_indent + (i + 1 < ids.size() ? "},\n" : "}\n");
+    out << image;
+  }
+  out << std::string(indent, ' ') << "]";
 }
 
-// The report's text with each system's "evalImgs": "<placeholder s>" line
-// replaced by its array (the placeholders: see run_coco).
-std::string with_images(std::string dumped, const std::vector<std::string>& ids,
-                        const std::vector<std::vector<MetricScores>>& tables) {
+// Writes the report's text with each system's "evalImgs": "<placeholder s>"
+// line's value replaced by its array (the placeholders: see run_coco). Every
+// placeholder is found before anything is written.
+void write_with_images(std::ostream& out, const std::string& dumped, const std::vector<std::string>& ids,
+                       const std::vector<std::vector<MetricScores>>& tables) {
+  struct Placeholder {
+    std::size_t begin, end, indent;  // the value's bytes in `dumped`; its key's indentation
+  };
+  std::vector<Placeholder> placeholders;
   for (std::size_t s = 0; s < tables.size(); ++s) {
     // A line of its own: no string in the dump holds a raw newline.
     const std::string value = fmt::format("\"\\u0001evalImgs {}\"", s);
-    const std::size_t at = dumped.find("\"evalImgs\": " + value);
+    const std::size_t from = placeholders.empty() ? 0 : placeholders.back().end;
+    const std::size_t at = dumped.find("\"evalImgs\": " + value, from);
     const std::size_t line = at == std::string::npos ? 0 : dumped.rfind('\n', at) + 1;
     if (line == 0 || dumped.find_first_not_of(' ', line) != at) {
       throw Error(ExitCode::internal, "coco: the JSON report lost its evalImgs");
     }
     const std::size_t value_at = at + std::string("\"evalImgs\": ").size();
-    dumped.replace(value_at, value.size(), images_json(ids, tables[s], at - line));
+    placeholders.push_back({value_at, value_at + value.size(), at - line});
   }
-  return dumped;
+  std::size_t written = 0;  // dumped[0, written) is out
+  for (std::size_t s = 0; s < placeholders.size(); ++s) {
+    out.write(dumped.data() + written, static_cast<std::streamsize>(placeholders[s].begin - written));
+    write_images_json(out, ids, tables[s], placeholders[s].indent);
+    written = placeholders[s].end;
+  }
+  out.write(dumped.data() + written, static_cast<std::streamsize>(dumped.size() - written));
 }
 
 void run_coco(const CocoOptions& o, Streams& io) {
@@ -403,7 +421,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
     nlohmann::ordered_json system = nlohmann::ordered_json::object();
     system["system"] = set.system_names[s];
     system["eval"] = std::move(eval);
-    system["evalImgs"] = fmt::format("\u0001evalImgs {}", s);  // written by with_images()
+    system["evalImgs"] = fmt::format("\u0001evalImgs {}", s);  // written by write_with_images()
     systems.push_back(std::move(system));
   }
   for (const auto& note : notes) text += "# " + note + "\n";
@@ -422,7 +440,8 @@ void run_coco(const CocoOptions& o, Streams& io) {
     std::vector<std::string> image_ids;  // as JSON text
     image_ids.reserve(set.items.size());
     for (const auto& item : set.items) image_ids.push_back(image_id(item.id).dump());
-    io.out << with_images(report.dump(2), image_ids, tables) << "\n";
+    write_with_images(io.out, report.dump(2), image_ids, tables);
+    io.out << "\n";
   } else {
     io.out << text;
   }

@@ -272,6 +272,28 @@ TEST_CASE("coco command: COCOEvalCap's eval and evalImgs from plain text and fro
   CHECK(tally.same == tally.total);
 }
 
+// evalImgs is written an image at a time into the dumped report: the text must
+// be what nlohmann's dump(2) writes for the same document, for one system and several.
+TEST_CASE("coco command: the JSON report is dump(2)'s text, with one system and with two") {
+  const evalcli::test::TempFile refs("a man riding a horse\na dog on a couch\n\nthree birds\n");
+  const evalcli::test::TempFile first("a man on a horse\na dog sleeping on a couch\nnothing\nbirds in the sky\n");
+  const evalcli::test::TempFile second("a horse\na cat on a couch\n\nthree birds\n");
+  for (const std::vector<std::string>& systems :
+       {std::vector<std::string>{first.path()}, std::vector<std::string>{first.path(), second.path()}}) {
+    std::vector<std::string> args = {"coco", "-r", refs.path(), "-f", "json", "-j", "2"};
+    for (const auto& system : systems) args.insert(args.end(), {"-i", system});
+    const auto result = evalcli::test::run_cli(args);
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    const nlohmann::ordered_json report = nlohmann::ordered_json::parse(result.out);
+    CHECK(result.out == report.dump(2) + "\n");
+    const auto& images = systems.size() == 1 ? report["evalImgs"] : report["systems"][1]["evalImgs"];
+    REQUIRE(images.size() == 4);
+    CHECK(images[3]["image_id"] == 4);
+    CHECK(images[3].contains("CIDEr"));
+  }
+}
+
 TEST_CASE("coco command: the text table, its notes, and METEOR as `meteor --compat meteor15 --norm norm`") {
   const auto parent = evalcli::test::shared_parent();
   if (!parent) return;
