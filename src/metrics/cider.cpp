@@ -141,8 +141,8 @@ class NgramTable {
     return ids;
   }
   std::size_t size() const { return ngram_count_; }
-  // The n-grams reserve() made room for (or more, once grown past it).
-  std::size_t capacity() const { return std::max(reserved_ngrams_, ngram_count_); }
+  // The n-grams the table holds before it grows (reserve() makes room for at least as many).
+  std::size_t capacity() const { return std::max(ngrams_.capacity() * kMaxLoadPercent / 100, ngram_count_); }
   // From now on (call it before the first n-gram), the n-grams' texts and
   // ranks are not kept: text() and ids_by_rank() have nothing to say, and a
   // run that needs neither (no df file saved or loaded) touches 12 bytes less
@@ -155,7 +155,6 @@ class NgramTable {
   void reserve(std::size_t ngrams) {
     ngrams_.reserve(ngrams);
     if (keeps_texts_) ngrams_info_.reserve(ngrams);
-    reserved_ngrams_ = std::max(reserved_ngrams_, ngrams);
   }
   std::u32string text(std::uint32_t id) const {
     if (!keeps_texts_) throw Error(ExitCode::internal, "CIDEr: n-gram texts asked for after forget_texts()");
@@ -177,10 +176,11 @@ class NgramTable {
   }
   // The n-gram table is the hot path: a few million look-ups for a COCO-sized
   // corpus; both tables grow at 75% load.
-  detail::ProbingTable<IdSlot> words_{75};
+  static constexpr unsigned kMaxLoadPercent = 75;
+  detail::ProbingTable<IdSlot> words_{kMaxLoadPercent};
   text::TextArena word_arena_;
   std::vector<std::u32string_view> word_text_;  // by word id, in word_arena_
-  detail::ProbingTable<IdSlot> ngrams_{75};
+  detail::ProbingTable<IdSlot> ngrams_{kMaxLoadPercent};
   struct NgramInfo {
     std::uint32_t prefix;     // id of the (n-1)-gram, kNoPrefix for a word
     std::uint32_t last_word;  // word id
@@ -188,7 +188,6 @@ class NgramTable {
   };
   LargeVector<NgramInfo> ngrams_info_;  // by id (empty once forget_texts())
   std::size_t ngram_count_ = 0;
-  std::size_t reserved_ngrams_ = 0;
   bool keeps_texts_ = true;
   std::uint32_t next_rank_ = 0;
 };
@@ -338,7 +337,7 @@ class SentenceStore {
       sentences_.reserve(sentences);
     }
     table.reserve(ngrams / 4);  // distinct n-grams: about a quarter of the occurrences in captions
-    df_.reserve(ngrams / 4);
+    df_.reserve(table.capacity());  // as many as the table holds: neither grows before the other
   }
   // [first, last) positions of sentence `s`'s order-k n-grams (k from 0).
   std::uint32_t begin(std::uint32_t s, std::size_t k) const { return offsets_[sentences_[s].offsets + k]; }
