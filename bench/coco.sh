@@ -8,7 +8,8 @@
 # Usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT
 # Needs: a built ./build/evalcli (or EVALCLI=PATH), /usr/bin/time, Debian python3 + python3-numpy.
 # EVALCLI_ARGS="-j 1": more options for evalcli coco (e.g. the thread count; builds before
-# `coco -j` take none).
+# `coco -j` take none). REFERENCE_RUNS=N: pycocoevalcap's runs (default 1), median as evalcli's
+# EVALCLI_RUNS (default 5): both sides' medians make the ratio less a matter of one run's moment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=${1:?usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT}
@@ -34,7 +35,7 @@ for system in contrastive zerocap; do
   # numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
   # ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
   read -r ref_cpu ref_kb < <(NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \
-      PYTHONPATH="$checkout" bench_measure 1 "$work/ref" \
+      PYTHONPATH="$checkout" bench_measure "${REFERENCE_RUNS:-1}" "$work/ref" \
       /usr/bin/python3 bench/coco_pycocoevalcap.py "$hyp" "${refs[@]}")
   ours=$(python3 -c '
 import json, sys
