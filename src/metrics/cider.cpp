@@ -142,7 +142,7 @@ class NgramTable {
   }
   std::size_t size() const { return ngram_count_; }
   // The n-grams the table holds before it grows (reserve() makes room for at least as many).
-  std::size_t capacity() const { return std::max(ngrams_.capacity() * kMaxLoadPercent / 100, ngram_count_); }
+  std::size_t capacity() const { return std::max(ngrams_.room(), ngram_count_); }
   // From now on (call it before the first n-gram), the n-grams' texts and
   // ranks are not kept: text() and ids_by_rank() have nothing to say, and a
   // run that needs neither (no df file saved or loaded) touches 12 bytes less
@@ -176,11 +176,10 @@ class NgramTable {
   }
   // The n-gram table is the hot path: a few million look-ups for a COCO-sized
   // corpus; both tables grow at 75% load.
-  static constexpr unsigned kMaxLoadPercent = 75;
-  detail::ProbingTable<IdSlot> words_{kMaxLoadPercent};
+  detail::ProbingTable<IdSlot> words_{75};
   text::TextArena word_arena_;
   std::vector<std::u32string_view> word_text_;  // by word id, in word_arena_
-  detail::ProbingTable<IdSlot> ngrams_{kMaxLoadPercent};
+  detail::ProbingTable<IdSlot> ngrams_{75};
   struct NgramInfo {
     std::uint32_t prefix;     // id of the (n-1)-gram, kNoPrefix for a word
     std::uint32_t last_word;  // word id

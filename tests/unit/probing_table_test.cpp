@@ -51,6 +51,20 @@ TEST_CASE("ProbingTable finds what it holds and nothing else, across growth", "[
   }
 }
 
+TEST_CASE("ProbingTable holds room() keys before an insertion grows it", "[probing_table]") {
+  for (const unsigned load : {50u, 75u}) {
+    ProbingTable<PlainSlot> table(load);
+    table.reserve(1000);
+    const std::size_t capacity = table.capacity(), room = table.room();
+    CHECK(room >= 1000);
+    bool inserted = false;
+    for (std::uint64_t key = 1; key <= room; ++key) table.find_or_insert(PlainSlot{key * 2654435761u, 0}, inserted);
+    CHECK(table.capacity() == capacity);
+    table.find_or_insert(PlainSlot{(room + 1) * 2654435761u, 0}, inserted);
+    CHECK(table.capacity() > capacity);
+  }
+}
+
 TEST_CASE("ProbingTable keeps every inserted value when keys crowd one home slot", "[probing_table]") {
   // Sequential keys (packed id pairs) are the common case; a bad mixer would
   // pile them up. Every one must still be found after the Robin Hood moves.

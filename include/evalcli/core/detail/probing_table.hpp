@@ -59,6 +59,8 @@ class ProbingTable {
 
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
+  // The keys the table holds before an insertion grows it.
+  std::size_t room() const { return capacity_ * max_load_percent_ / 100; }
 
   // Room for `count` keys in all, so no insertion of those grows the table.
   void reserve(std::size_t count) {
