@@ -110,7 +110,7 @@ std::uint64_t murmur_hash64a(std::string_view bytes, std::uint64_t seed) {
 }
 
 const unsigned char* KenlmProbingModel::Table::find(std::uint64_t key) const {
-  std::uint64_t slot = key % buckets;
+  std::uint64_t slot = bucket_of(key);
   for (std::uint64_t probes = 0; probes < buckets; ++probes) {
     const unsigned char* entry = begin + slot * entry_size;
     const std::uint64_t got = load_u64(entry);
@@ -190,7 +190,8 @@ KenlmProbingModel::KenlmProbingModel(io::MappedFile file, const KenlmHeader& hea
       fail(fmt::format("the binary header's {} entries at probing multiplier {} need more bytes than the file has left (truncated?)",
                        entries, multiplier));
     }
-    Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, bucket_count(entries, multiplier), entry_size};
+    const std::uint64_t buckets = bucket_count(entries, multiplier);
+    Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, buckets, entry_size, detail::FastModulo(buckets)};
     offset += table.buckets * entry_size;
     return table;
   };

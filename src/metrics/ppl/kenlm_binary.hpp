@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "evalcli/core/detail/fast_modulo.hpp"
 #include "evalcli/io/mapped_file.hpp"
 #include "evalcli/metrics/ppl.hpp"
 
@@ -100,10 +101,11 @@ class KenlmProbingModel {
     const unsigned char* begin = nullptr;
     std::uint64_t buckets = 0;
     std::size_t entry_size = 0;
+    detail::FastModulo bucket_of;  // key % buckets, without a divide
     // The entry with `key`, or null (a scan that meets no empty slot in a
     // whole round, which only a corrupt file has, also gives null).
     const unsigned char* find(std::uint64_t key) const;
-    void prefetch(std::uint64_t key) const { __builtin_prefetch(begin + (key % buckets) * entry_size); }
+    void prefetch(std::uint64_t key) const { __builtin_prefetch(begin + bucket_of(key) * entry_size); }
   };
 
   void check_vocabulary_ids() const;
