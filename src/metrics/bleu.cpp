@@ -71,33 +71,6 @@ std::vector<std::string> Bleu::stat_names() const {
 
 namespace {
 
-// A tokenized line: the tokenizer output (tokens joined by one space) and
-// its tokens as views into it, each with its TextHash (found in the same pass).
-struct Token {
-  std::u32string_view text;
-  std::uint64_t hash;
-};
-struct TokenizedLine {
-  std::u32string text;
-  std::vector<Token> tokens;
-
-  // Tokenizes `line` into `text` (whose buffer is reused from line to line).
-  void assign(const TextPipeline& pipeline, std::u32string_view line) {
-    pipeline.process_into(line, text);
-    tokens.clear();
-    const char32_t* p = text.data();
-    const char32_t* const end = p + text.size();
-    while (p != end) {
-      const char32_t* const start = p;
-      text::TextHash hash;
-      for (; p != end && *p != U' '; ++p) hash.add(*p);
-      if (p != start) tokens.push_back({std::u32string_view(start, static_cast<std::size_t>(p - start)), hash.value()});
-      if (p != end) ++p;
-    }
-  }
-  std::size_t size() const { return tokens.size(); }
-};
-
 constexpr std::uint32_t kAbsent = text::PrefixPairInterner::kAbsent;
 static_assert(kAbsent == text::StringInterner::kAbsent);
 
@@ -110,7 +83,7 @@ static_assert(kAbsent == text::StringInterner::kAbsent);
 class NgramMatcher {
  public:
   // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
-  void match(const TokenizedLine& hyp, const std::vector<TokenizedLine>& refs, std::size_t num_refs,
+  void match(const TokenizedText& hyp, const std::vector<TokenizedText>& refs, std::size_t num_refs,
              std::size_t max_order, std::vector<long long>& correct) {
     order_end_.assign(max_order + 1, 0);
     intern_hyp(hyp, max_order);
@@ -132,10 +105,10 @@ class NgramMatcher {
 
   // Ids of every hypothesis n-gram, order by order (ids of order n are the
   // contiguous range [order_end_[n-1], order_end_[n])), counted as they come.
-  void intern_hyp(const TokenizedLine& hyp, std::size_t max_order) {
+  void intern_hyp(const TokenizedText& hyp, std::size_t max_order) {
     tokens_.clear();
     hyp_tokens_.resize(hyp.size());
-    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.tokens[i].text, hyp.tokens[i].hash);
+    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.token(i), hyp.tokens[i].hash);
     order_end_[1] = tokens_.size();
     const std::size_t max_pairs = hyp.size() * (max_order - 1);
     ngrams_.clear(tokens_.size(), max_pairs);  // n-gram ids follow the token ids
@@ -151,9 +124,9 @@ class NgramMatcher {
     }
   }
 
-  void add_reference(const TokenizedLine& ref, std::size_t max_order) {
+  void add_reference(const TokenizedText& ref, std::size_t max_order) {
     ref_tokens_.resize(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.tokens[i].text, ref.tokens[i].hash);
+    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.token(i), ref.tokens[i].hash);
     current_.assign(ref_tokens_.begin(), ref_tokens_.end());
     found_.clear();
     for (std::size_t n = 1; n <= max_order && n <= ref.size(); ++n) {
@@ -181,8 +154,9 @@ class NgramMatcher {
 
 // Per-thread scratch space, so segment_stats stays const and thread-safe.
 struct BleuScratch {
-  TokenizedLine hyp;
-  std::vector<TokenizedLine> refs;
+  // The tokenizer's output with each token's place and TextHash.
+  TokenizedText hyp;
+  std::vector<TokenizedText> refs;
   NgramMatcher matcher;
   std::vector<long long> correct;
 };
@@ -193,9 +167,9 @@ void Bleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string
                          Stat* out) const {
   thread_local BleuScratch scratch;
   const auto max_order = static_cast<std::size_t>(options_.max_ngram_order);
-  scratch.hyp.assign(*pipeline_, text::rstrip(hyp));
+  pipeline_->process_into(text::rstrip(hyp), scratch.hyp);
   if (scratch.refs.size() < refs.size()) scratch.refs.resize(refs.size());
-  for (std::size_t r = 0; r < refs.size(); ++r) scratch.refs[r].assign(*pipeline_, text::rstrip(refs[r]));
+  for (std::size_t r = 0; r < refs.size(); ++r) pipeline_->process_into(text::rstrip(refs[r]), scratch.refs[r]);
 
   // Closest reference length; ties go to the shorter reference.
   const auto hyp_len = static_cast<long long>(scratch.hyp.size());
