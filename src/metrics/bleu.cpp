@@ -78,8 +78,10 @@ static_assert(kAbsent == text::StringInterner::kAbsent);
 // n-gram gets a dense id: tokens from a StringInterner, n-grams of order n >= 2
 // from a PrefixPairInterner as (id of the first n-1 tokens, id of the last
 // token). Reference n-grams are only looked up: one absent from the
-// hypothesis cannot match, nor can any longer n-gram starting with it.
-// Counting is then plain array indexing.
+// hypothesis cannot match, nor can any longer n-gram starting with it. Every
+// absent one gets the sink id, after all the others, whose counts are never
+// read: counting is then plain array indexing, with no branch on whether a
+// reference n-gram was found (a coin toss for the branch predictor).
 class NgramMatcher {
  public:
   // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
@@ -111,8 +113,10 @@ class NgramMatcher {
     for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.token(i), hyp.tokens[i].hash);
     order_end_[1] = tokens_.size();
     const std::size_t max_pairs = hyp.size() * (max_order - 1);
-    ngrams_.clear(tokens_.size(), max_pairs);  // n-gram ids follow the token ids
-    counts_.assign(tokens_.size() + max_pairs, Counts{});
+    sink_ = static_cast<std::uint32_t>(tokens_.size() + max_pairs);
+    // N-gram ids follow the token ids; the sink may be looked up as a prefix too.
+    ngrams_.clear(tokens_.size(), max_pairs + 1);
+    counts_.assign(sink_ + 1, Counts{});
     for (std::uint32_t id : hyp_tokens_) ++counts_[id].hyp;
     current_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
     for (std::size_t n = 2; n <= max_order; ++n) {
@@ -126,30 +130,31 @@ class NgramMatcher {
 
   void add_reference(const TokenizedText& ref, std::size_t max_order) {
     ref_tokens_.resize(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.token(i), ref.tokens[i].hash);
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      ref_tokens_[i] = or_sink(tokens_.find(ref.token(i), ref.tokens[i].hash));
+    }
+    for (std::uint32_t id : ref_tokens_) ++counts_[id].ref;
+    // A prefix or last token that is the sink is never found: the n-gram is the sink.
     current_.assign(ref_tokens_.begin(), ref_tokens_.end());
-    found_.clear();
-    for (std::size_t n = 1; n <= max_order && n <= ref.size(); ++n) {
+    for (std::size_t n = 2; n <= max_order; ++n) {
       for (std::size_t i = 0; i + n <= ref.size(); ++i) {
-        if (n > 1) {
-          const std::uint32_t last = ref_tokens_[i + n - 1];
-          current_[i] = current_[i] == kAbsent || last == kAbsent ? kAbsent : ngrams_.find(current_[i], last);
-        }
-        if (current_[i] != kAbsent) {
-          ++counts_[current_[i]].ref;
-          found_.push_back(current_[i]);
-        }
+        current_[i] = or_sink(ngrams_.find(current_[i], ref_tokens_[i + n - 1]));
+        ++counts_[current_[i]].ref;
       }
     }
-    for (std::uint32_t id : found_) counts_[id].ref_max = std::max(counts_[id].ref_max, counts_[id].ref);
-    for (std::uint32_t id : found_) counts_[id].ref = 0;
+    for (std::uint32_t id = 0; id < order_end_[max_order]; ++id) {
+      counts_[id].ref_max = std::max(counts_[id].ref_max, counts_[id].ref);
+      counts_[id].ref = 0;
+    }
   }
+  std::uint32_t or_sink(std::uint32_t id) const { return id == kAbsent ? sink_ : id; }
 
   text::StringInterner tokens_;
   text::PrefixPairInterner ngrams_;
   std::vector<std::uint32_t> order_end_;
-  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_, found_;
+  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_;
   std::vector<Counts> counts_;
+  std::uint32_t sink_ = 0;  // the id of every reference n-gram absent from the hypothesis
 };
 
 // Per-thread scratch space, so segment_stats stays const and thread-safe.
