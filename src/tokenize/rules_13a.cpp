@@ -8,7 +8,6 @@
 // the intermediate strings. tests/unit/rules_13a_test.cpp checks the chain
 // against std::regex_replace on random text.
 #include <cstdint>
-#include <utility>
 
 #include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
@@ -240,12 +239,9 @@ EVALCLI_INLINE FastKind fast_kind(char32_t c) { return c >= 0x80 ? FastKind::pas
 // 13a's replacements look for ('<', '&', '\n') instead.
 constexpr std::size_t kStopped = static_cast<std::size_t>(-1);
 
-// `Join` is JoinTokens or JoinAndLocateTokens, made here from `join_args`: a
-// local object whose state the compiler keeps in registers (one the caller
-// passed by reference would be read and written in memory for every character).
-template <bool kStopAtReplacements, class Join, class... JoinArgs>
-std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, JoinArgs&&... join_args) {
-  Join join(std::forward<JoinArgs>(join_args)...);
+// `join` is a JoinTokens or a JoinAndLocateTokens, made by the caller.
+template <bool kStopAtReplacements, class Join>
+std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, Join& join) {
   PairRule<DashAfterDigit, Join> dash(join);
   PairRule<PeriodCommaBeforeNonDigit, decltype(dash)> before(dash);
   PairRule<PeriodCommaAfterNonDigit, decltype(before)> after(before);
@@ -300,13 +296,15 @@ std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spac
   // Output holds every non-space input character once plus one space between
   // tokens: at most twice the input.
   std::u32string out(2 * text.size() + 1, U'\0');
-  out.resize(run_rules<false, JoinTokens>(text, surround_with_spaces, out.data()));
+  JoinTokens join(out.data());
+  out.resize(run_rules<false>(text, surround_with_spaces, join));
   return out;
 }
 
 bool apply_13a_rules_unless_replacements(std::u32string_view text, std::u32string& out) {
   out.resize(2 * text.size() + 1);
-  const std::size_t size = run_rules<true, JoinTokens>(text, true, out.data());
+  JoinTokens join(out.data());
+  const std::size_t size = run_rules<true>(text, true, join);
   if (size == kStopped) return false;
   out.resize(size);
   return true;
@@ -316,7 +314,8 @@ bool apply_13a_rules_unless_replacements(std::u32string_view text, TokenizedText
   out.text.resize(2 * text.size() + 1);
   out.tokens.clear();
   out.tokens.reserve(text.size() + 1);  // tokens are separated: at most one per two output characters
-  const std::size_t size = run_rules<true, JoinAndLocateTokens>(text, true, out.text.data(), out.tokens);
+  JoinAndLocateTokens join(out.text.data(), out.tokens);
+  const std::size_t size = run_rules<true>(text, true, join);
   if (size == kStopped) return false;
   out.text.resize(size);
   return true;
