@@ -71,33 +71,6 @@ std::vector<std::string> Bleu::stat_names() const {
 
 namespace {
 
-// A tokenized line: the tokenizer output (tokens joined by one space) and
-// its tokens as views into it, each with its TextHash (found in the same pass).
-struct Token {
-  std::u32string_view text;
-  std::uint64_t hash;
-};
-struct TokenizedLine {
-  std::u32string text;
-  std::vector<Token> tokens;
-
-  // Tokenizes `line` into `text` (whose buffer is reused from line to line).
-  void assign(const TextPipeline& pipeline, std::u32string_view line) {
-    pipeline.process_into(line, text);
-    tokens.clear();
-    const char32_t* p = text.data();
-    const char32_t* const end = p + text.size();
-    while (p != end) {
-      const char32_t* const start = p;
-      text::TextHash hash;
-      for (; p != end && *p != U' '; ++p) hash.add(*p);
-      if (p != start) tokens.push_back({std::u32string_view(start, static_cast<std::size_t>(p - start)), hash.value()});
-      if (p != end) ++p;
-    }
-  }
-  std::size_t size() const { return tokens.size(); }
-};
-
 constexpr std::uint32_t kAbsent = text::PrefixPairInterner::kAbsent;
 static_assert(kAbsent == text::StringInterner::kAbsent);
 
@@ -105,12 +78,14 @@ static_assert(kAbsent == text::StringInterner::kAbsent);
 // n-gram gets a dense id: tokens from a StringInterner, n-grams of order n >= 2
 // from a PrefixPairInterner as (id of the first n-1 tokens, id of the last
 // token). Reference n-grams are only looked up: one absent from the
-// hypothesis cannot match, nor can any longer n-gram starting with it.
-// Counting is then plain array indexing.
+// hypothesis cannot match, nor can any longer n-gram starting with it. Every
+// absent one gets the sink id, after all the others, whose counts are never
+// read: counting is then plain array indexing, with no branch on whether a
+// reference n-gram was found (a coin toss for the branch predictor).
 class NgramMatcher {
  public:
   // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
-  void match(const TokenizedLine& hyp, const std::vector<TokenizedLine>& refs, std::size_t num_refs,
+  void match(const TokenizedText& hyp, const std::vector<TokenizedText>& refs, std::size_t num_refs,
              std::size_t max_order, std::vector<long long>& correct) {
     order_end_.assign(max_order + 1, 0);
     intern_hyp(hyp, max_order);
@@ -132,14 +107,16 @@ class NgramMatcher {
 
   // Ids of every hypothesis n-gram, order by order (ids of order n are the
   // contiguous range [order_end_[n-1], order_end_[n])), counted as they come.
-  void intern_hyp(const TokenizedLine& hyp, std::size_t max_order) {
+  void intern_hyp(const TokenizedText& hyp, std::size_t max_order) {
     tokens_.clear();
     hyp_tokens_.resize(hyp.size());
-    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.tokens[i].text, hyp.tokens[i].hash);
+    for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.token(i), hyp.tokens[i].hash);
     order_end_[1] = tokens_.size();
     const std::size_t max_pairs = hyp.size() * (max_order - 1);
-    ngrams_.clear(tokens_.size(), max_pairs);  // n-gram ids follow the token ids
-    counts_.assign(tokens_.size() + max_pairs, Counts{});
+    sink_ = static_cast<std::uint32_t>(tokens_.size() + max_pairs);
+    // N-gram ids follow the token ids; the sink may be looked up as a prefix too.
+    ngrams_.clear(tokens_.size(), max_pairs + 1);
+    counts_.assign(sink_ + 1, Counts{});
     for (std::uint32_t id : hyp_tokens_) ++counts_[id].hyp;
     current_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
     for (std::size_t n = 2; n <= max_order; ++n) {
@@ -151,38 +128,40 @@ class NgramMatcher {
     }
   }
 
-  void add_reference(const TokenizedLine& ref, std::size_t max_order) {
+  void add_reference(const TokenizedText& ref, std::size_t max_order) {
     ref_tokens_.resize(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) ref_tokens_[i] = tokens_.find(ref.tokens[i].text, ref.tokens[i].hash);
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      ref_tokens_[i] = or_sink(tokens_.find(ref.token(i), ref.tokens[i].hash));
+    }
+    for (std::uint32_t id : ref_tokens_) ++counts_[id].ref;
+    // A prefix or last token that is the sink is never found: the n-gram is the sink.
     current_.assign(ref_tokens_.begin(), ref_tokens_.end());
-    found_.clear();
-    for (std::size_t n = 1; n <= max_order && n <= ref.size(); ++n) {
+    for (std::size_t n = 2; n <= max_order; ++n) {
       for (std::size_t i = 0; i + n <= ref.size(); ++i) {
-        if (n > 1) {
-          const std::uint32_t last = ref_tokens_[i + n - 1];
-          current_[i] = current_[i] == kAbsent || last == kAbsent ? kAbsent : ngrams_.find(current_[i], last);
-        }
-        if (current_[i] != kAbsent) {
-          ++counts_[current_[i]].ref;
-          found_.push_back(current_[i]);
-        }
+        current_[i] = or_sink(ngrams_.find(current_[i], ref_tokens_[i + n - 1]));
+        ++counts_[current_[i]].ref;
       }
     }
-    for (std::uint32_t id : found_) counts_[id].ref_max = std::max(counts_[id].ref_max, counts_[id].ref);
-    for (std::uint32_t id : found_) counts_[id].ref = 0;
+    for (std::uint32_t id = 0; id < order_end_[max_order]; ++id) {
+      counts_[id].ref_max = std::max(counts_[id].ref_max, counts_[id].ref);
+      counts_[id].ref = 0;
+    }
   }
+  std::uint32_t or_sink(std::uint32_t id) const { return id == kAbsent ? sink_ : id; }
 
   text::StringInterner tokens_;
   text::PrefixPairInterner ngrams_;
   std::vector<std::uint32_t> order_end_;
-  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_, found_;
+  std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_;
   std::vector<Counts> counts_;
+  std::uint32_t sink_ = 0;  // the id of every reference n-gram absent from the hypothesis
 };
 
 // Per-thread scratch space, so segment_stats stays const and thread-safe.
 struct BleuScratch {
-  TokenizedLine hyp;
-  std::vector<TokenizedLine> refs;
+  // The tokenizer's output with each token's place and TextHash.
+  TokenizedText hyp;
+  std::vector<TokenizedText> refs;
   NgramMatcher matcher;
   std::vector<long long> correct;
 };
@@ -193,9 +172,9 @@ void Bleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string
                          Stat* out) const {
   thread_local BleuScratch scratch;
   const auto max_order = static_cast<std::size_t>(options_.max_ngram_order);
-  scratch.hyp.assign(*pipeline_, text::rstrip(hyp));
+  pipeline_->process_into(text::rstrip(hyp), scratch.hyp);
   if (scratch.refs.size() < refs.size()) scratch.refs.resize(refs.size());
-  for (std::size_t r = 0; r < refs.size(); ++r) scratch.refs[r].assign(*pipeline_, text::rstrip(refs[r]));
+  for (std::size_t r = 0; r < refs.size(); ++r) pipeline_->process_into(text::rstrip(refs[r]), scratch.refs[r]);
 
   // Closest reference length; ties go to the shorter reference.
   const auto hyp_len = static_cast<long long>(scratch.hyp.size());

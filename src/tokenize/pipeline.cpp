@@ -40,6 +40,14 @@ void TextPipeline::process_into(std::u32string_view line, std::u32string& out) c
   }
 }
 
+void TextPipeline::process_into(std::u32string_view line, TokenizedText& out) const {
+  if (normalizers_.empty() && !lowercase_) {
+    tokenizer_->tokenize_located_into(line, out);
+  } else {
+    tokenizer_->tokenize_located_into(normalize(line), out);
+  }
+}
+
 bool TextPipeline::leaves_unchanged(std::u32string_view line) const {
   if (!only_squeezes_spaces_) return false;
   // `none` is squeeze_spaces(): unchanged when only single U+0020 separate words.

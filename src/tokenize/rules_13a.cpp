@@ -9,6 +9,7 @@
 // against std::regex_replace on random text.
 #include <cstdint>
 
+#include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 
@@ -61,6 +62,49 @@ class JoinTokens {
  private:
   char32_t* begin_;
   char32_t* out_;
+  bool in_token_ = false;
+};
+
+// JoinTokens that also records each token's place and TextHash as it writes
+// it, so that the caller needs no second pass to split and hash the output.
+// A token is recorded when the next one starts, or at finish().
+class JoinAndLocateTokens {
+ public:
+  JoinAndLocateTokens(char32_t* out, std::vector<TokenSpan>& tokens) : begin_(out), out_(out), tokens_(tokens) {}
+  EVALCLI_INLINE void put(char32_t c) {
+    if ((c <= 0x20 || c >= 0x85) && text::is_space(c)) {
+      in_token_ = false;
+      return;
+    }
+    if (!in_token_) start_token();
+    in_token_ = true;
+    *out_++ = c;
+    hash_.add(c);
+  }
+  void finish() {
+    if (out_ != begin_) end_token();
+  }
+  std::size_t size() const { return static_cast<std::size_t>(out_ - begin_); }
+
+ private:
+  void start_token() {
+    if (out_ != begin_) {
+      end_token();
+      *out_++ = U' ';
+    }
+    token_start_ = out_;
+    hash_ = text::TextHash();
+  }
+  void end_token() {
+    tokens_.push_back({static_cast<std::uint32_t>(token_start_ - begin_),
+                       static_cast<std::uint32_t>(out_ - token_start_), hash_.value()});
+  }
+
+  char32_t* begin_;
+  char32_t* out_;
+  char32_t* token_start_ = nullptr;
+  text::TextHash hash_;
+  std::vector<TokenSpan>& tokens_;
   bool in_token_ = false;
 };
 
@@ -195,10 +239,10 @@ EVALCLI_INLINE FastKind fast_kind(char32_t c) { return c >= 0x80 ? FastKind::pas
 // 13a's replacements look for ('<', '&', '\n') instead.
 constexpr std::size_t kStopped = static_cast<std::size_t>(-1);
 
-template <bool kStopAtReplacements>
-std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, char32_t* out) {
-  JoinTokens join(out);
-  PairRule<DashAfterDigit, JoinTokens> dash(join);
+// `join` is a JoinTokens or a JoinAndLocateTokens, made by the caller.
+template <bool kStopAtReplacements, class Join>
+std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, Join& join) {
+  PairRule<DashAfterDigit, Join> dash(join);
   PairRule<PeriodCommaBeforeNonDigit, decltype(dash)> before(dash);
   PairRule<PeriodCommaAfterNonDigit, decltype(before)> after(before);
   PadSymbols<decltype(after)> pad(after);
@@ -252,15 +296,28 @@ std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spac
   // Output holds every non-space input character once plus one space between
   // tokens: at most twice the input.
   std::u32string out(2 * text.size() + 1, U'\0');
-  out.resize(run_rules<false>(text, surround_with_spaces, out.data()));
+  JoinTokens join(out.data());
+  out.resize(run_rules<false>(text, surround_with_spaces, join));
   return out;
 }
 
 bool apply_13a_rules_unless_replacements(std::u32string_view text, std::u32string& out) {
   out.resize(2 * text.size() + 1);
-  const std::size_t size = run_rules<true>(text, true, out.data());
+  JoinTokens join(out.data());
+  const std::size_t size = run_rules<true>(text, true, join);
   if (size == kStopped) return false;
   out.resize(size);
+  return true;
+}
+
+bool apply_13a_rules_unless_replacements(std::u32string_view text, TokenizedText& out) {
+  out.text.resize(2 * text.size() + 1);
+  out.tokens.clear();
+  out.tokens.reserve(text.size() + 1);  // tokens are separated: at most one per two output characters
+  JoinAndLocateTokens join(out.text.data(), out.tokens);
+  const std::size_t size = run_rules<true>(text, true, join);
+  if (size == kStopped) return false;
+  out.text.resize(size);
   return true;
 }
 

@@ -21,6 +21,12 @@ class Tokenizer13a : public Tokenizer {
     if (!apply_13a_rules_unless_replacements(line, out)) out = with_replacements(line);
   }
 
+  void tokenize_located_into(std::u32string_view line, TokenizedText& out) const override {
+    if (apply_13a_rules_unless_replacements(line, out)) return;
+    out.text = with_replacements(line);
+    out.locate_tokens();
+  }
+
  private:
   static std::u32string with_replacements(std::u32string_view line) {
     std::u32string s(line);

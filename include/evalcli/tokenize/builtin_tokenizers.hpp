@@ -32,5 +32,7 @@ std::u32string apply_13a_rules(std::u32string_view text, bool surround_with_spac
 // 13a's case without replacements: the rules on " " + text + " " into `out`, or false
 // (out unspecified) if `text` holds a character 13a's replacements look for ('<', '&', '\n').
 bool apply_13a_rules_unless_replacements(std::u32string_view text, std::u32string& out);
+// The same into out.text, locating and hashing the tokens as they are written.
+bool apply_13a_rules_unless_replacements(std::u32string_view text, TokenizedText& out);
 
 }  // namespace evalcli::tokenizers

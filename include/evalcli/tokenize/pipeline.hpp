@@ -27,6 +27,8 @@ class TextPipeline {
   std::u32string process(std::u32string_view line) const;
   // The same into `out` (content replaced; buffer reused). `line` must not view `out`.
   void process_into(std::u32string_view line, std::u32string& out) const;
+  // The same with the tokens located (Tokenizer::tokenize_located_into).
+  void process_into(std::u32string_view line, TokenizedText& out) const;
   // Normalizers and lowercasing only (metrics that tokenize on their own).
   std::u32string normalize(std::u32string_view line) const;
 

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "evalcli/tokenize/tokenized_text.hpp"
+
 namespace evalcli {
 
 // Settings of tokenizers that have some (only zh-jieba so far). Every
@@ -40,6 +42,10 @@ class Tokenizer {
   // The same tokens written into `out` (its content replaced), so that a caller
   // scoring many lines can reuse one buffer. `line` must not view `out`.
   virtual void tokenize_into(std::u32string_view line, std::u32string& out) const { out = tokenize(line); }
+  // The same text into `out.text`, with its tokens located in `out.tokens`.
+  // By default tokenize_into() and then TokenizedText::locate_tokens(); a
+  // tokenizer that can find the tokens in its own pass overrides this (13a).
+  virtual void tokenize_located_into(std::u32string_view line, TokenizedText& out) const;
 };
 
 // Creates a tokenizer by registry name; throws a usage error naming the valid ones.
