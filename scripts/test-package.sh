@@ -60,7 +60,7 @@ echo "install layout: ok"
 deb=$(ls -t "$build"/evalcli_*.deb | head -1)
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "$(basename "$deb"): Depends: $depends"
-runtime_libs="libfmt libstdc++ libsentencepiece0"  # the last from libevalcli_spm.so
+runtime_libs="libstdc++ libsentencepiece0"  # from the Python module and libevalcli_spm.so (evalcli has both C++ runtime and fmt inside)
 # ICU and MeCab are in the binary unless configured with -DEVALCLI_STATIC_TEXT_LIBS=OFF (CMakeLists.txt).
 grep -q '^EVALCLI_STATIC_TEXT_LIBS:BOOL=OFF' "$build/CMakeCache.txt" && runtime_libs+=" libicu libmecab"
 for lib in $runtime_libs; do
