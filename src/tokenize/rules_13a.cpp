@@ -42,13 +42,18 @@ constexpr bool is_digit(char32_t c) { return text::is_ascii_digit(c); }
 // into one loop is what makes the streaming pass fast.
 #define EVALCLI_INLINE [[gnu::always_inline]] inline
 
+// What the joins below drop: Python's str.split() whitespace.
+EVALCLI_INLINE bool splits_tokens(char32_t c) {
+  return (c <= 0x20 || c >= 0x85) && text::is_space(c);  // printable ASCII first: the common case
+}
+
 // Last stage, ' '.join(line.split()): drops whitespace, joins tokens with one
 // space. Writes through a raw pointer into a buffer sized by the caller.
 class JoinTokens {
  public:
   explicit JoinTokens(char32_t* out) : begin_(out), out_(out) {}
   EVALCLI_INLINE void put(char32_t c) {
-    if ((c <= 0x20 || c >= 0x85) && text::is_space(c)) {  // printable ASCII first: the common case
+    if (splits_tokens(c)) {
       in_token_ = false;
       return;
     }
@@ -72,7 +77,7 @@ class JoinAndLocateTokens {
  public:
   JoinAndLocateTokens(char32_t* out, std::vector<TokenSpan>& tokens) : begin_(out), out_(out), tokens_(tokens) {}
   EVALCLI_INLINE void put(char32_t c) {
-    if ((c <= 0x20 || c >= 0x85) && text::is_space(c)) {
+    if (splits_tokens(c)) {
       in_token_ = false;
       return;
     }

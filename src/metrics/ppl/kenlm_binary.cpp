@@ -111,12 +111,12 @@ std::uint64_t murmur_hash64a(std::string_view bytes, std::uint64_t seed) {
 
 const unsigned char* KenlmProbingModel::Table::find(std::uint64_t key) const {
   std::uint64_t slot = bucket_of(key);
-  for (std::uint64_t probes = 0; probes < buckets; ++probes) {
+  for (std::uint64_t probes = 0; probes < buckets(); ++probes) {
     const unsigned char* entry = begin + slot * entry_size;
     const std::uint64_t got = load_u64(entry);
     if (got == key) return entry;
     if (got == 0) return nullptr;
-    if (++slot == buckets) slot = 0;
+    if (++slot == buckets()) slot = 0;
   }
   return nullptr;
 }
@@ -190,9 +190,9 @@ KenlmProbingModel::KenlmProbingModel(io::MappedFile file, const KenlmHeader& hea
       fail(fmt::format("the binary header's {} entries at probing multiplier {} need more bytes than the file has left (truncated?)",
                        entries, multiplier));
     }
-    const std::uint64_t buckets = bucket_count(entries, multiplier);
-    Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, buckets, entry_size, detail::FastModulo(buckets)};
-    offset += table.buckets * entry_size;
+    Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, entry_size,
+                detail::FastModulo(bucket_count(entries, multiplier))};
+    offset += table.buckets() * entry_size;
     return table;
   };
   const std::uint64_t vocab_header = offset;
@@ -216,7 +216,7 @@ KenlmProbingModel::KenlmProbingModel(io::MappedFile file, const KenlmHeader& hea
 // Every id in the vocabulary must index the unigrams: checked once here (a
 // pass over the table, small next to the n-grams), so that look-ups need not.
 void KenlmProbingModel::check_vocabulary_ids() const {
-  for (std::uint64_t slot = 0; slot < vocab_.buckets; ++slot) {
+  for (std::uint64_t slot = 0; slot < vocab_.buckets(); ++slot) {
     const unsigned char* entry = vocab_.begin + slot * vocab_.entry_size;
     if (load_u64(entry) == 0) continue;
     std::uint32_t id;

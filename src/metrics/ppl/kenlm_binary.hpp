@@ -95,13 +95,13 @@ class KenlmProbingModel {
   void prefetch(int n, std::uint64_t key) const;
 
  private:
-  // One probing table in the mapping: `buckets` entries of `entry_size`
+  // One probing table in the mapping: `buckets()` entries of `entry_size`
   // bytes, each a 64-bit key followed by floats.
   struct Table {
     const unsigned char* begin = nullptr;
-    std::uint64_t buckets = 0;
     std::size_t entry_size = 0;
     detail::FastModulo bucket_of;  // key % buckets, without a divide
+    std::uint64_t buckets() const { return bucket_of.divisor(); }
     // The entry with `key`, or null (a scan that meets no empty slot in a
     // whole round, which only a corrupt file has, also gives null).
     const unsigned char* find(std::uint64_t key) const;
