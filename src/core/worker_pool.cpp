@@ -3,7 +3,6 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <utility>
 
 namespace evalcli {
 
@@ -96,62 +95,6 @@ void WorkerPool::for_each(std::size_t count, const std::function<void(std::size_
     failure_ = nullptr;
   }
   if (failure) std::rethrow_exception(failure);
-}
-
-BackgroundThread::~BackgroundThread() {
-  if (!thread_.joinable()) return;
-  {
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return !running_; });
-    stopping_ = true;
-  }
-  wake_.notify_one();
-  thread_.join();
-}
-
-void BackgroundThread::start(std::function<void()> job) {
-  {
-    std::lock_guard lock(mutex_);
-    job_ = std::move(job);
-    running_ = true;
-    failure_ = nullptr;
-  }
-  if (!thread_.joinable()) {
-    thread_ = std::thread([this] { loop(); });
-  } else {
-    wake_.notify_one();
-  }
-}
-
-void BackgroundThread::wait() {
-  std::exception_ptr failure;
-  {
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return !running_; });
-    failure = std::exchange(failure_, nullptr);
-  }
-  if (failure) std::rethrow_exception(failure);
-}
-
-void BackgroundThread::loop() {
-  std::unique_lock lock(mutex_);
-  while (true) {
-    wake_.wait(lock, [&] { return stopping_ || (running_ && job_); });
-    if (stopping_) return;
-    const std::function<void()> job = std::move(job_);
-    job_ = nullptr;
-    lock.unlock();
-    std::exception_ptr failure;
-    try {
-      job();
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    lock.lock();
-    failure_ = failure;
-    running_ = false;
-    done_.notify_all();
-  }
 }
 
 }  // namespace evalcli

@@ -98,31 +98,25 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   std::vector<std::size_t> chunked, whole_batch;
   for (std::size_t m = 0; m < metrics.size(); ++m) (metrics[m]->scales_with_threads() ? chunked : whole_batch).push_back(m);
   WorkerPool pool(chunked.empty() && whole_batch.size() <= 1 ? 1 : threads);
-  // Two batches: with several threads the next one is read while this one is scored.
+  // Two batches: with several threads the next one is read while this one is
+  // scored, as one more task of the same call (the first claimed): one
+  // hand-off to the workers per batch, where a reading thread of its own made
+  // two (each a futex wake and a sleep, dear on a paravirtualised VM).
   Batch batches[2];
   std::size_t current = 0;
   bool done = false, next_done = false;
   std::exception_ptr read_error, next_error;
   const std::size_t batch_capacity = batch_capacity_for(pool.size());
   read_batch(reader, spec, batch_capacity, batches[current], done, read_error);
-  // After everything its jobs use: if scoring throws, its destructor waits for the read.
-  BackgroundThread reading_thread;
   while (batches[current].size > 0) {
     Batch& batch = batches[current];
     Batch* const next = &batches[1 - current];
     next->size = 0;
     next_done = done;
     next_error = nullptr;
-    bool reading = false;
-    if (!done) {
-      const auto read_next = [&, next] { read_batch(reader, spec, batch_capacity, *next, next_done, next_error); };
-      if (pool.size() > 1) {
-        reading_thread.start(read_next);
-        reading = true;
-      } else {
-        read_next();
-      }
-    }
+    const auto read_next = [&, next] { read_batch(reader, spec, batch_capacity, *next, next_done, next_error); };
+    const bool read_alongside = !done && pool.size() > 1;
+    if (!done && !read_alongside) read_next();
     for (std::size_t m = 0; m < metrics.size(); ++m) rows[m].assign(batch.size * systems * stat_counts[m], 0.0);
     // Metric by metric over a range of segments: each metric's tables stay in cache.
     const auto score_range = [&](std::size_t m, std::size_t first, std::size_t end) {
@@ -132,9 +126,13 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
         }
       }
     };
-    // Tasks: first one per whole-batch metric, then the chunks of the others.
+    // Tasks: the read of the next batch (if alongside), one per whole-batch
+    // metric, then the chunks of the others.
+    const std::size_t reads = read_alongside ? 1 : 0;
     const std::size_t chunks = chunked.empty() ? 0 : (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
-    pool.for_each(whole_batch.size() + chunks, [&](std::size_t task) {
+    pool.for_each(reads + whole_batch.size() + chunks, [&](std::size_t task) {
+      if (task < reads) return read_next();
+      task -= reads;
       if (task < whole_batch.size()) return score_range(whole_batch[task], 0, batch.size);
       const std::size_t chunk = task - whole_batch.size();
       const std::size_t end = std::min(batch.size, (chunk + 1) * kSegmentsPerTask);
@@ -157,7 +155,6 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
       }
       if (on_segment) on_segment(batch.segments_read[i]);
     }
-    if (reading) reading_thread.wait();
     done = next_done;
     if (next_error) read_error = next_error;
     current = 1 - current;

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -84,35 +83,6 @@ TEST_CASE("worker pool: every task runs once, the lowest failing task's exceptio
   }
   CHECK(evalcli::resolve_thread_count(0) == evalcli::available_cores());
   CHECK(evalcli::available_cores() >= 1);
-}
-
-TEST_CASE("background thread: jobs run one after another on one thread, wait() rethrows", "[threads]") {
-  std::vector<std::thread::id> ran_on;
-  std::vector<int> order;
-  {
-    evalcli::BackgroundThread background;
-    for (int job = 0; job < 5; ++job) {
-      background.start([&, job] {
-        ran_on.push_back(std::this_thread::get_id());
-        order.push_back(job);
-      });
-      background.wait();
-    }
-    background.start([] { throw std::runtime_error("read failed"); });
-    CHECK_THROWS_WITH(background.wait(), "read failed");
-    background.start([&] { order.push_back(5); });  // usable again after a failure
-    background.wait();
-    // Destroyed with a job running: the destructor waits for it.
-    background.start([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      order.push_back(6);
-    });
-  }
-  CHECK(order == std::vector<int>{0, 1, 2, 3, 4, 5, 6});
-  REQUIRE(ran_on.size() == 5);
-  CHECK(ran_on[0] != std::this_thread::get_id());
-  CHECK(std::all_of(ran_on.begin(), ran_on.end(), [&](auto id) { return id == ran_on[0]; }));
-  evalcli::BackgroundThread never_started;  // no job, no thread: destroyed at once
 }
 
 TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and statistic", "[threads]") {

@@ -55,36 +55,4 @@ class WorkerPool {
   std::exception_ptr failure_;
 };
 
-// One job at a time on a thread of its own, started at the first job and
-// kept for the object's life (the corpus reader reads the next batch on it
-// while the pool scores this one). Not std::async: it started a new thread
-// per job, whose malloc arena glibc trimmed when the thread ended (BLEU on
-// 20,370 lines with -j 2: 40 threads created and 43 trims before, 2 and 5 now).
-// `job` must be callable.
-class BackgroundThread {
- public:
-  BackgroundThread() = default;
-  // Waits for the running job (it may use what its owner still holds).
-  ~BackgroundThread();
-  BackgroundThread(const BackgroundThread&) = delete;
-  BackgroundThread& operator=(const BackgroundThread&) = delete;
-
-  // Runs `job` on the thread; the job started before must have been waited for.
-  void start(std::function<void()> job);
-  // Returns when the job started last has ended; rethrows what it threw.
-  void wait();
-
- private:
-  void loop();
-
-  std::mutex mutex_;
-  std::condition_variable wake_;  // a job, or the end
-  std::condition_variable done_;  // the job ended
-  std::function<void()> job_;
-  bool running_ = false;  // a job started and not yet ended
-  bool stopping_ = false;
-  std::exception_ptr failure_;
-  std::thread thread_;
-};
-
 }  // namespace evalcli
