@@ -9,7 +9,7 @@
 #
 # Usage: bench/bertscore.sh [BASE_MODEL]   (default: made by bench/make_random_bert.py)
 # Needs: a built ./build/evalcli, /usr/bin/time, python3. OPENBLAS_NUM_THREADS sets evalcli's threads
-# and torch's. PYTHON (default python3) runs bert_score: Debian's /usr/bin/python3 with
+# and torch's; OPENBLAS_CORETYPE, if set, both tools' kernels (unset: OpenBLAS picks for the CPU). PYTHON (default python3) runs bert_score: Debian's /usr/bin/python3 with
 # python3-torch and the PYTHONPATH of bench/bertscore_reference.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +31,14 @@ words=(one two three four five six seven eight nine ten)
 for w in "${words[@]}"; do sed "s/^/$w /" "$data/en.cand"; done > "$work/cand"
 for w in "${words[@]}"; do sed "s/^/$w /" "$data/en.ref"; done > "$work/ref"
 pairs=$(wc -l < "$work/cand")
+
+# Both tools multiply through the same OpenBLAS (Debian's libopenblas0; torch through libblas.so.3),
+# whose kernels for this CPU OPENBLAS_CORETYPE can override: say which ones ran.
+corename=$(python3 -c 'import ctypes
+blas = ctypes.CDLL("libopenblas.so.0")
+blas.openblas_get_corename.restype = ctypes.c_char_p
+print(blas.openblas_get_corename().decode())' 2> /dev/null || echo unknown)
+echo "OpenBLAS kernels: $corename (OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}), threads: ${OPENBLAS_NUM_THREADS:-$(nproc)}"
 
 read -r cpu kb < <(bench_measure "${RUNS:-1}" "$work/out" "$evalcli" bertscore --model "$model" --num-layers 9 \
                     -r "$work/ref" -i "$work/cand" -q)
