@@ -10,6 +10,9 @@
 # EVALCLI_ARGS="-j 1": more options for evalcli coco (e.g. the thread count; builds before
 # `coco -j` take none). REFERENCE_RUNS=N: pycocoevalcap's runs (default 1), median as evalcli's
 # EVALCLI_RUNS (default 5): both sides' medians make the ratio less a matter of one run's moment.
+# The runs are interleaved: round r runs pycocoevalcap once, then its share of evalcli's runs, so
+# both tools' medians sample the same stretch of the machine's load (a 0.08 s tool measured in one
+# burst, against a 5 s one over the next 15 s, moved the ratio by a third from burst to burst).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=${1:?usage: bench/coco.sh PYCOCOEVALCAP_CHECKOUT}
@@ -30,13 +33,24 @@ done
 
 for system in contrastive zerocap; do
   hyp=$coco/tok/hyp.$system.txt
-  read -r ours_cpu ours_kb < <(bench_measure "$EVALCLI_RUNS" "$work/ours" \
-      "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json "${extra_args[@]}")
-  # numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
-  # ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
-  read -r ref_cpu ref_kb < <(NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \
-      PYTHONPATH="$checkout" bench_measure "${REFERENCE_RUNS:-1}" "$work/ref" \
-      /usr/bin/python3 bench/coco_pycocoevalcap.py "$hyp" "${refs[@]}")
+  rounds=${REFERENCE_RUNS:-1}
+  : > "$work/ours.rows"
+  : > "$work/ref.rows"
+  for round in $(seq "$rounds"); do
+    # numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
+    # ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
+    NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \
+      PYTHONPATH="$checkout" bench_measure 1 "$work/ref" \
+      /usr/bin/python3 bench/coco_pycocoevalcap.py "$hyp" "${refs[@]}" >> "$work/ref.rows"
+    # This round's share of evalcli's runs (the first rounds take the remainder).
+    share=$(( EVALCLI_RUNS / rounds + (round <= EVALCLI_RUNS % rounds ? 1 : 0) ))
+    for _ in $(seq "$share"); do
+      bench_measure 1 "$work/ours" "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json \
+        "${extra_args[@]}" >> "$work/ours.rows"
+    done
+  done
+  read -r ours_cpu ours_kb < <(bench_medians "$work/ours.rows")
+  read -r ref_cpu ref_kb < <(bench_medians "$work/ref.rows")
   ours=$(python3 -c '
 import json, sys
 scores = json.load(open(sys.argv[1]))["eval"]

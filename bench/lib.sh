@@ -8,15 +8,23 @@
 bench_measure() {
   local runs=$1 out=$2 TIMEFORMAT='%3U %3S'
   shift 2
-  local rows cpu rss
+  local rows
   rows=$(mktemp)
   for _ in $(seq "$runs"); do
     { time /usr/bin/time -f "%M" -o "$rows.rss" "$@" < /dev/null > "$out" 2> /dev/null; } 2> "$rows.cpu"
     echo "$(awk '{printf "%.3f", $1 + $2}' "$rows.cpu") $(cat "$rows.rss")" >> "$rows"
   done
-  cpu=$(sort -n -k1,1 "$rows" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print $1}')
-  rss=$(sort -n -k2,2 "$rows" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print $2}')
+  bench_medians "$rows"
   rm -f "$rows" "$rows.rss" "$rows.cpu"
+}
+
+# bench_medians ROWS: the median of each column of ROWS' "cpu_seconds peak_rss_kb" lines (the
+# lower middle one for an even count), as "cpu rss"; bench_measure 1 prints one such line.
+bench_medians() {
+  local runs cpu rss
+  runs=$(wc -l < "$1")
+  cpu=$(sort -n -k1,1 "$1" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print $1}')
+  rss=$(sort -n -k2,2 "$1" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print $2}')
   echo "$cpu $rss"
 }
 
