@@ -198,19 +198,12 @@ struct MetricScores {
   std::vector<double> images;
 };
 
-// The images per thread below which the default (-j 0) starts no more
-// threads. The pool only scores (reading, interning and CIDEr's counting are
-// serial): at 5,000 COCO images two threads took as long as one (87 against
-// 85 ms wall, `perf stat -r 15`) for more CPU (a second malloc arena's page
-// faults), at 50,000 they took 0.66 s against 0.79 s. An explicit -j N is
-// taken as given.
+// The default (-j 0) starts a thread per this many images. The pool only
+// scores (reading, interning and CIDEr's counting are serial): at 5,000 COCO
+// images two threads took as long as one (87 against 85 ms wall, `perf stat
+// -r 15`) for more CPU (a second malloc arena's page faults); at 50,000 they
+// took 0.66 s against 0.79 s.
 constexpr std::size_t kImagesPerDefaultThread = 10000;
-
-unsigned scoring_threads(int requested, std::size_t images) {
-  if (requested != 0) return static_cast<unsigned>(requested);
-  const std::size_t useful = std::max<std::size_t>(1, images / kImagesPerDefaultThread);
-  return static_cast<unsigned>(std::min<std::size_t>(available_cores(), useful));
-}
 
 // score(i) for every image i on the pool, in pieces of images; each image's
 // result is its own, so the thread count changes nothing.
@@ -413,7 +406,7 @@ void run_coco(const CocoOptions& o, Streams& io) {
   corpus.forget_ngram_texts();  // coco neither saves nor loads a df file
   const CaptionIds ids = tokenized_caption_ids(set, pipeline, corpus);
   corpus.reserve(set.items.size(), caption_count(set), ids.words());  // no growth of its tables on the way
-  WorkerPool pool(scoring_threads(o.threads, set.items.size()));
+  WorkerPool pool(resolve_thread_count(static_cast<unsigned>(o.threads), set.items.size(), kImagesPerDefaultThread));
   const auto cider = cider_scores(set, ids, corpus, pool);
   nlohmann::ordered_json systems = nlohmann::ordered_json::array();
   std::vector<std::vector<MetricScores>> tables;

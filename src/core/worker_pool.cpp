@@ -15,6 +15,12 @@ unsigned available_cores() {
 
 unsigned resolve_thread_count(unsigned requested) { return requested == 0 ? available_cores() : requested; }
 
+unsigned resolve_thread_count(unsigned requested, std::size_t items, std::size_t items_per_thread) {
+  if (requested != 0) return requested;
+  const std::size_t useful = std::max<std::size_t>(1, items / std::max<std::size_t>(1, items_per_thread));
+  return static_cast<unsigned>(std::min<std::size_t>(available_cores(), useful));
+}
+
 WorkerPool::WorkerPool(unsigned threads) {
   const unsigned total = resolve_thread_count(threads);
   for (unsigned i = 1; i < total; ++i) workers_.emplace_back([this] { work_loop(); });

@@ -82,6 +82,12 @@ TEST_CASE("worker pool: every task runs once, the lowest failing task's exceptio
     pool.for_each(0, [](std::size_t) { FAIL("no task to run"); });
   }
   CHECK(evalcli::resolve_thread_count(0) == evalcli::available_cores());
+  // Sized by the work: one thread per 100 items, up to the cores; an explicit count as given.
+  CHECK(evalcli::resolve_thread_count(3, 10, 100) == 3);
+  CHECK(evalcli::resolve_thread_count(0, 0, 100) == 1);
+  CHECK(evalcli::resolve_thread_count(0, 199, 100) == 1);
+  CHECK(evalcli::resolve_thread_count(0, 200, 100) == std::min(2u, evalcli::available_cores()));
+  CHECK(evalcli::resolve_thread_count(0, 1'000'000, 100) == evalcli::available_cores());
   CHECK(evalcli::available_cores() >= 1);
 }
 

@@ -19,6 +19,11 @@ unsigned available_cores();
 // `requested` threads, with 0 meaning available_cores().
 unsigned resolve_thread_count(unsigned requested);
 
+// The same for work of `items` pieces too small to repay a thread each: 0
+// means one thread per `items_per_thread` items (at least one), up to
+// available_cores(). An explicit count is taken as given.
+unsigned resolve_thread_count(unsigned requested, std::size_t items, std::size_t items_per_thread);
+
 class WorkerPool {
  public:
   // `threads` in all, the caller's included (0 = available_cores()); 1 runs
