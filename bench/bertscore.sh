@@ -9,7 +9,8 @@
 #
 # Usage: bench/bertscore.sh [BASE_MODEL]   (default: made by bench/make_random_bert.py)
 # Needs: a built ./build/evalcli, /usr/bin/time, python3. OPENBLAS_NUM_THREADS sets evalcli's threads
-# and torch's; OPENBLAS_CORETYPE, if set, both tools' kernels (unset: OpenBLAS picks for the CPU). PYTHON (default python3) runs bert_score: Debian's /usr/bin/python3 with
+# and torch's; OPENBLAS_CORETYPE, if set, both tools' kernels (unset: OpenBLAS picks for the CPU).
+# PYTHON (default python3) runs bert_score: Debian's /usr/bin/python3 with
 # python3-torch and the PYTHONPATH of bench/bertscore_reference.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
