@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -65,6 +67,19 @@ TEST_CASE("ZeroedBuffer::grow keeps the contents and zero-fills the rest, across
   CHECK(all_bytes_are(moved, filled - 10, filled, 0xAB));
 }
 
+TEST_CASE("ZeroedBuffer::grow within the mapping's last huge page neither moves nor loses a byte", "[memory]") {
+  memory::ZeroedBuffer buffer(memory::kHugePage + 4096);
+  std::memset(buffer.data(), 0xCD, buffer.size());
+  void* const before = buffer.data();
+  buffer.grow(2 * memory::kHugePage);  // the mapping is whole huge pages: no mremap
+  CHECK(buffer.data() == before);
+  CHECK(buffer.size() == 2 * memory::kHugePage);
+  CHECK(all_bytes_are(buffer, 0, memory::kHugePage + 4096, 0xCD));
+  CHECK(all_bytes_are(buffer, memory::kHugePage + 4096, 2 * memory::kHugePage, 0));
+  buffer.grow(2 * memory::kHugePage + 1);  // past it: a larger mapping
+  CHECK(all_bytes_are(buffer, memory::kHugePage + 4096, 2 * memory::kHugePage + 1, 0));
+}
+
 TEST_CASE("back_malloc_heap_with_huge_pages: once per process, malloc works on", "[memory]") {
   memory::back_malloc_heap_with_huge_pages();
   memory::back_malloc_heap_with_huge_pages();
@@ -75,4 +90,14 @@ TEST_CASE("back_malloc_heap_with_huge_pages: once per process, malloc works on",
   }
   CHECK(blocks[99999][9] == 99999);
   CHECK(blocks[0][0] == 0);
+#if defined(__GLIBC__)
+  // Blocks of a few MiB come from the heap too (below its break), not from
+  // mappings of their own in small pages; under ulimit -v the heap is left alone.
+  rlimit address_space{};
+  REQUIRE(getrlimit(RLIMIT_AS, &address_space) == 0);
+  const auto block = std::make_unique<char[]>(3 << 20);
+  block[(3 << 20) - 1] = 1;
+  const bool below_break = reinterpret_cast<std::uintptr_t>(block.get()) < reinterpret_cast<std::uintptr_t>(sbrk(0));
+  CHECK(below_break == (address_space.rlim_cur == RLIM_INFINITY));
+#endif
 }

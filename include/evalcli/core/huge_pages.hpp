@@ -13,7 +13,8 @@ namespace evalcli::memory {
 
 inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
-// `bytes` (rounded up to whole 4 KiB pages) of zeroes at a 2 MiB boundary.
+// `bytes` of zeroes at a 2 MiB boundary, mapped in whole 2 MiB pages (the
+// part past `bytes` is never touched unless written).
 // Throws std::bad_alloc if the mapping fails.
 void* map_zeroed_huge(std::size_t bytes);
 // Releases what map_zeroed_huge(bytes) returned (same `bytes`).
@@ -52,9 +53,13 @@ class ZeroedBuffer {
 // at start-up (GLIBC_TUNABLES=glibc.malloc.hugetlb=1). This does the same from
 // inside: the heap's next growth is made 64 MiB at once (M_TOP_PAD) and that
 // range is advised huge pages; pages are still faulted in only when touched.
+// Blocks up to 32 MiB then come from this heap too (M_MMAP_THRESHOLD), and a
+// never-written block covers the rest of the 2 MiB range start-up's blocks
+// already hold in small pages, so that the next blocks start on a huge page.
 // For commands that keep many small strings on the heap (CIDEr's captions:
 // otherwise some 4,000 page faults, a tenth of its CPU time). Once per
-// process; does nothing without glibc or THP.
+// process; does nothing without glibc or THP, or under an address-space
+// limit (ulimit -v: the 64 MiB are address space taken ahead).
 void back_malloc_heap_with_huge_pages();
 
 }  // namespace evalcli::memory
