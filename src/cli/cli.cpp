@@ -11,6 +11,7 @@
 
 #include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/version.hpp"
 #include "evalcli/io/standard_output.hpp"
 #include "cli/metric_command.hpp"
@@ -211,6 +212,11 @@ const std::vector<std::string>& command_line_args() { return running_args; }
 
 int run(const std::vector<std::string>& raw_args, Streams io) {
   running_args = raw_args;
+  // Small-page faults are dear (some 15 us each on a paravirtualised VM):
+  // bleu on 20,370 lines 490 -> 190 faults, 10% less CPU; coco 950 -> 220.
+  // Not for ppl, whose model is mapped from its file and whose peak RSS is
+  // held to KenLM query's: a huge page of heap would add up to 2 MB to it.
+  if (raw_args.empty() || raw_args.front() != "ppl") memory::back_malloc_heap_with_huge_pages();
   const int code = parse_and_run(raw_args, io);
   return finish_standard_output(code, io, !raw_args.empty() && raw_args.front() == "sacrebleu");
 }

@@ -17,7 +17,6 @@
 #include "cli/progress.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/format.hpp"
-#include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/signature.hpp"
 #include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/caption_inputs.hpp"
@@ -82,9 +81,6 @@ CountedInputs count_inputs(CiderCommandOptions& o, const CiderOptions& options, 
     throw usage_error("--shard reads -r/-i files: JSONL and COCO inputs are read whole (split them instead)");
   }
   if (plain) {
-    // Pass 1 keeps a block of documents and the corpus's n-gram tables on the heap: on COCO's
-    // 5,000 images x 5 references 5,700 small-page faults without this, 250 with it.
-    memory::back_malloc_heap_with_huge_pages();
     CountedInputs counted;
     CorpusSpec spec = make_corpus_spec(o.input, io.in);
     const bool context = select_cider_shard(spec, o.output, counted.whole_segments);
@@ -103,7 +99,6 @@ CountedInputs count_inputs(CiderCommandOptions& o, const CiderOptions& options, 
   if (coco && !o.input.hyps.empty()) {
     throw usage_error("-i cannot be combined with COCO input: the results file holds the hypotheses");
   }
-  memory::back_malloc_heap_with_huge_pages();  // captions read whole: some 17 MB of small strings on the heap
   io::CaptionSet set = coco ? io::read_coco_captions(o.coco_annotations, o.coco_results)
                             : io::read_jsonl_captions(o.jsonl, o.input.hyps);
   io::check_every_item_has_references(set, set.system_names.empty() ? "input" : set.system_names[0]);

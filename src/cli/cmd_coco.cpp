@@ -16,7 +16,6 @@
 #include "cli/cli.hpp"
 #include "cli/common.hpp"
 #include "evalcli/core/error.hpp"
-#include "evalcli/core/huge_pages.hpp"
 #include "evalcli/core/summation.hpp"
 #include "evalcli/core/worker_pool.hpp"
 #include "evalcli/io/caption_inputs.hpp"
@@ -59,7 +58,6 @@ io::CaptionSet read_captions(const CocoOptions& o, Streams& io) {
   if (coco && !o.input.hyps.empty()) {
     throw usage_error("-i cannot be combined with COCO input: the results file holds the hypotheses");
   }
-  memory::back_malloc_heap_with_huge_pages();  // captions read whole: many small strings on the heap
   io::CaptionSet set = plain  ? io::read_plain_captions(make_corpus_spec(o.input, io.in))
                        : coco ? io::read_coco_captions(o.coco_annotations, o.coco_results)
                               : io::read_jsonl_captions(o.jsonl, o.input.hyps);
