@@ -186,7 +186,8 @@ void run_cider(MetricRun& run, Streams& io) {
   // Pass 2: per-image scores, the statistics [score, 1] of each image. The
   // corpus score is numpy's mean of them (cider_presentation), the statistics
   // options work on them as on any metric's.
-  WorkerPool pool(static_cast<unsigned>(o.output.threads));
+  WorkerPool pool(
+      resolve_thread_count(static_cast<unsigned>(o.output.threads), inputs->ids().size(), kImagesPerDefaultThread));
   const std::vector<SystemStats> systems =
       inputs->system_stats(pass_progress(progress, kPass2, inputs->ids().size()), &pool);
   progress.finish();

@@ -196,12 +196,6 @@ struct MetricScores {
   std::vector<double> images;
 };
 
-// The default (-j 0) starts a thread per this many images. The pool only
-// scores (reading, interning and CIDEr's counting are serial): at 5,000 COCO
-// images two threads took as long as one (87 against 85 ms wall, `perf stat
-// -r 15`) for more CPU (a second malloc arena's page faults); at 50,000 they
-// took 0.66 s against 0.79 s.
-constexpr std::size_t kImagesPerDefaultThread = 10000;
 
 // score(i) for every image i on the pool, in pieces of images; each image's
 // result is its own, so the thread count changes nothing.
