@@ -213,7 +213,8 @@ const std::vector<std::string>& command_line_args() { return running_args; }
 int run(const std::vector<std::string>& raw_args, Streams io) {
   running_args = raw_args;
   // Small-page faults are dear (some 15 us each on a paravirtualised VM):
-  // bleu on 20,370 lines 490 -> 190 faults, 10% less CPU; coco 950 -> 220.
+  // bleu on 20,370 lines 490 -> 210 faults, rouge 920 -> 210 (13% less CPU),
+  // coco 950 -> 220, cider on COCO's files 6,750 -> 240 (docs/performance.md).
   // Not for ppl, whose model is mapped from its file and whose peak RSS is
   // held to KenLM query's: a huge page of heap would add up to 2 MB to it.
   if (raw_args.empty() || raw_args.front() != "ppl") memory::back_malloc_heap_with_huge_pages();

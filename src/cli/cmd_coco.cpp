@@ -196,7 +196,6 @@ struct MetricScores {
   std::vector<double> images;
 };
 
-
 // score(i) for every image i on the pool, in pieces of images; each image's
 // result is its own, so the thread count changes nothing.
 void for_each_image(WorkerPool& pool, std::size_t images, const std::function<void(std::size_t)>& score) {

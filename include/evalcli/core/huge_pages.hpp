@@ -56,8 +56,8 @@ class ZeroedBuffer {
 // Blocks up to 32 MiB then come from this heap too (M_MMAP_THRESHOLD), and a
 // never-written block covers the rest of the 2 MiB range start-up's blocks
 // already hold in small pages, so that the next blocks start on a huge page.
-// For commands that keep many small strings on the heap (CIDEr's captions:
-// otherwise some 4,000 page faults, a tenth of its CPU time). Once per
+// The CLI calls it for every command but ppl (cli::run; CIDEr's captions
+// otherwise took some 4,000 page faults, a tenth of its CPU time). Once per
 // process; does nothing without glibc or THP, or under an address-space
 // limit (ulimit -v: the 64 MiB are address space taken ahead).
 void back_malloc_heap_with_huge_pages();
