@@ -80,6 +80,18 @@ TEST_CASE("ZeroedBuffer::grow within the mapping's last huge page neither moves 
   CHECK(all_bytes_are(buffer, memory::kHugePage + 4096, 2 * memory::kHugePage + 1, 0));
 }
 
+// AddressSanitizer (GCC says __SANITIZE_ADDRESS__, clang __has_feature).
+#if defined(__SANITIZE_ADDRESS__)
+#define EVALCLI_TEST_HAS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EVALCLI_TEST_HAS_ASAN 1
+#endif
+#endif
+#ifndef EVALCLI_TEST_HAS_ASAN
+#define EVALCLI_TEST_HAS_ASAN 0
+#endif
+
 TEST_CASE("back_malloc_heap_with_huge_pages: once per process, malloc works on", "[memory]") {
   memory::back_malloc_heap_with_huge_pages();
   memory::back_malloc_heap_with_huge_pages();
@@ -90,7 +102,7 @@ TEST_CASE("back_malloc_heap_with_huge_pages: once per process, malloc works on",
   }
   CHECK(blocks[99999][9] == 99999);
   CHECK(blocks[0][0] == 0);
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)  // ASan's allocator is not glibc's (its mallopt does nothing)
+#if defined(__GLIBC__) && !EVALCLI_TEST_HAS_ASAN  // ASan's allocator is not glibc's (its mallopt does nothing)
   // Blocks of a few MiB come from the heap too (below its break), not from
   // mappings of their own in small pages; under ulimit -v the heap is left alone.
   rlimit address_space{};
