@@ -135,8 +135,10 @@ void back_malloc_heap_with_huge_pages() {
   char* const after = static_cast<char*>(sbrk(0));
   const std::uintptr_t start = (reinterpret_cast<std::uintptr_t>(before) + kHugePage - 1) & ~(kHugePage - 1);
   const auto end = reinterpret_cast<std::uintptr_t>(after);
-  if (end > start) ::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);  // a hint only
-  if (end > start) skip_partly_used_huge_page(start);
+  if (end > start) {
+    ::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);  // a hint only
+    skip_partly_used_huge_page(start);
+  }
 #endif
 }
 

@@ -12,6 +12,7 @@
 
 #include "evalcli/metrics/definition.hpp"
 #include "support/registered_metrics.hpp"
+#include "support/sanitizers.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::test::run_cli;
@@ -195,15 +196,6 @@ TEST_CASE("a UTF-8 BOM is kept as U+FEFF as SacreBLEU does", "[bad_input]") {
   }
 }
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EVALCLI_HAS_ASAN 1
-#endif
-#endif
-#ifndef EVALCLI_HAS_ASAN
-#define EVALCLI_HAS_ASAN 0
-#endif
-
 TEST_CASE("a gigantic line fails at the line limit with bounded memory", "[bad_input]") {
   // 50 MB on one line; the limit is 16 MiB, and reading stops there.
   TempFile ref(kRef), giant("");
@@ -220,7 +212,7 @@ TEST_CASE("a gigantic line fails at the line limit with bounded memory", "[bad_i
   }
   rusage after{};
   getrusage(RUSAGE_SELF, &after);
-#if defined(__SANITIZE_ADDRESS__) || EVALCLI_HAS_ASAN
+#if EVALCLI_TEST_HAS_ASAN
   // AddressSanitizer's shadow memory and freed-memory quarantine inflate the
   // peak RSS by design: the bound is checked by the normal build only.
   (void)before;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "evalcli/core/huge_pages.hpp"
+#include "support/sanitizers.hpp"
 
 using namespace evalcli;
 
@@ -79,18 +80,6 @@ TEST_CASE("ZeroedBuffer::grow within the mapping's last huge page neither moves 
   buffer.grow(2 * memory::kHugePage + 1);  // past it: a larger mapping
   CHECK(all_bytes_are(buffer, memory::kHugePage + 4096, 2 * memory::kHugePage + 1, 0));
 }
-
-// AddressSanitizer (GCC says __SANITIZE_ADDRESS__, clang __has_feature).
-#if defined(__SANITIZE_ADDRESS__)
-#define EVALCLI_TEST_HAS_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EVALCLI_TEST_HAS_ASAN 1
-#endif
-#endif
-#ifndef EVALCLI_TEST_HAS_ASAN
-#define EVALCLI_TEST_HAS_ASAN 0
-#endif
 
 TEST_CASE("back_malloc_heap_with_huge_pages: once per process, malloc works on", "[memory]") {
   memory::back_malloc_heap_with_huge_pages();
