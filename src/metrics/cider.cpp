@@ -154,7 +154,7 @@ class NgramTable {
   }
   void reserve(std::size_t ngrams) {
     ngrams_.reserve(ngrams);
-    if (keeps_texts_) ngrams_info_.reserve(ngrams);
+    if (keeps_texts_) ngrams_info_.reserve(capacity());  // as many as the table holds before it grows
   }
   std::u32string text(std::uint32_t id) const {
     if (!keeps_texts_) throw Error(ExitCode::internal, "CIDEr: n-gram texts asked for after forget_texts()");

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/scoped_env.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -80,4 +81,40 @@ TEST_CASE("CIDEr plain text from standard input is streamed too", "[cider]") {
   evalcli::CiderCorpusRun whole(evalcli::CiderOptions{}, pipeline, evalcli::io::read_plain_captions(spec));
   CHECK(got.scores == result_of(whole).scores);
   CHECK(got.ids == std::vector<std::string>{"1", "2", "3"});
+}
+
+TEST_CASE("CIDEr keeps pass 1's vectors in memory up to a size, then in a temporary file, with the same scores",
+          "[cider]") {
+  std::string refs, hyps;
+  for (int i = 0; i < 200; ++i) {
+    refs += "a man rides horse " + std::to_string(i % 17) + " in the park U.\n";
+    hyps += "the man rides a horse " + std::to_string(i % 13) + "\n";
+  }
+  TempFile r(refs), h(hyps);
+  evalcli::CorpusSpec spec;
+  spec.ref_paths = {r.path()};
+  spec.hyp_paths = {h.path()};
+  const evalcli::TextPipeline pipeline(evalcli::PipelineOptions{{}, false, "ptb", {}});
+  const evalcli::CiderOptions options;
+  evalcli::CiderCorpusRun held(options, pipeline, spec, 64);
+  const RunResult expected = result_of(held);
+  for (const std::size_t held_bytes : {std::size_t{0}, std::size_t{1000}, std::size_t{20000}}) {
+    INFO("held in memory up to " << held_bytes << " bytes");
+    evalcli::CiderCorpusRun spilled(options, pipeline, spec, 64, {}, false, held_bytes);
+    const RunResult got = result_of(spilled);
+    CHECK(got.scores == expected.scores);
+    CHECK(got.df == expected.df);
+  }
+  // The file is made only once the vectors outgrow memory: an unusable $TMPDIR
+  // fails then, naming the folder (exit 3), and is never opened before.
+  evalcli::test::ScopedEnv tmpdir("TMPDIR", "/nonexistent-evalcli-folder");
+  evalcli::CiderCorpusRun in_memory(options, pipeline, spec, 64);
+  CHECK(result_of(in_memory).scores == expected.scores);
+  try {
+    evalcli::CiderCorpusRun spilled(options, pipeline, spec, 64, {}, false, 1000);
+    FAIL("no error for an unusable TMPDIR");
+  } catch (const evalcli::Error& error) {
+    CHECK(error.code() == evalcli::ExitCode::input_data);
+    CHECK_THAT(std::string(error.what()), Catch::Contains("/nonexistent-evalcli-folder: cannot create the temporary file"));
+  }
 }

@@ -5,9 +5,9 @@
 // statistics model (Cider).
 //
 // Memory is the n-gram table and the document frequencies, not the n-gram
-// vectors of every caption: pass 1 counts each document and writes its n-gram
-// vectors to an unnamed temporary file, pass 2 reads them back and scores
-// them a block of documents at a time. Plain text (files or standard input) is streamed in
+// vectors of every caption: pass 1 counts each document and keeps its n-gram
+// vectors (in memory up to kHeldBytes, beyond that in an unnamed temporary
+// file), pass 2 reads them back and scores them a block of documents at a time. Plain text (files or standard input) is streamed in
 // blocks; captions read whole (JSONL, COCO) are freed after pass 1.
 #include <cstdio>
 #include <functional>
@@ -34,15 +34,18 @@ class CiderCorpusRun {
   // `last_is_context`: the spec's last segment is not scored, only read as the
   // PTB context of the one before it (a --shard piece followed by the next
   // piece's first segment tokenizes as within the whole test set). Items are
-  // numbered from the spec's first segment.
+  // numbered from the spec's first segment. `held_bytes`: see kHeldBytes.
   CiderCorpusRun(const CiderOptions& options, const TextPipeline& pipeline, const CorpusSpec& spec,
                  std::size_t block_items = kBlockItems, const ItemProgress& on_items = {},
-                 bool last_is_context = false);
+                 bool last_is_context = false, std::size_t held_bytes = kHeldBytes);
   ~CiderCorpusRun();
   CiderCorpusRun(const CiderCorpusRun&) = delete;
   CiderCorpusRun& operator=(const CiderCorpusRun&) = delete;
 
   static constexpr std::size_t kBlockItems = 4096;
+  // Pass 1's n-gram vectors kept in memory up to this size, then all moved to
+  // a temporary file ($TMPDIR, else /tmp) that pass 2 reads back.
+  static constexpr std::size_t kHeldBytes = std::size_t{16} << 20;
 
   // The document frequencies (replace them with --df before pass 2).
   CiderCorpus& corpus() { return *corpus_; }
