@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 
 #include "evalcli/core/summation.hpp"
 #include "evalcli/core/worker_pool.hpp"
@@ -11,20 +14,29 @@
 namespace evalcli {
 namespace {
 
-// Segments read and scored together: the threads score a batch (while the
-// next one is read), then its rows are added to the totals in segment order.
-// Bounded, so memory stays flat whatever the corpus size. Each slot of a batch
-// keeps the capacity of the longest line it ever held, so a batch holds a few
-// chunks per thread and no more (BLEU on 20,370 lines with 2 threads: 1,478
-// page faults with 512 segments a batch, 742 with 128). One thread reads and
-// scores in turn (no batch to overlap, so a few segments do).
+// Segments read and scored together, then added to the totals in segment
+// order. Bounded, so memory stays flat whatever the corpus size. Each slot of
+// a batch keeps the capacity of the longest line it ever held.
+//
+// Several threads (every metric scaling with threads): each thread reads a
+// batch in its turn (the files are read in order), scores it itself and adds
+// its rows in its turn, so a batch's text stays in the cache of the core that
+// decoded it. Handing a batch read on one core to the others to score made
+// every line cross between cores twice (the decoded text read by the scorer,
+// its slot written again by the next read): BLEU on 203,700 lines took 43%
+// more CPU with 2 threads than with one, now 6% (docs/performance.md).
+//
+// Metrics that do not scale with threads (a shared locked cache: NLTK METEOR)
+// beside others (evalcli report): a batch is read while the one before is
+// scored, the slow metric's whole batch as one task beside the others'
+// chunks of segments.
 constexpr std::size_t kSegmentsPerTask = 16;  // enough work per claim to make claiming cheap
 constexpr std::size_t kTasksPerThread = 4;    // so that a slow chunk does not hold the others up
 constexpr std::size_t kMaxBatchSegments = 512;
-constexpr std::size_t kSingleThreadBatch = 64;
+constexpr std::size_t kSingleThreadBatch = 64;   // one thread reads and scores in turn: a few segments do
+constexpr std::size_t kBatchPerThread = 128;     // as fast as 256 on BLEU, 3 MB less memory
 
-std::size_t batch_capacity_for(unsigned threads) {
-  if (threads <= 1) return kSingleThreadBatch;
+std::size_t chunked_batch_capacity(unsigned threads) {
   return std::min(kMaxBatchSegments, kSegmentsPerTask * kTasksPerThread * threads);
 }
 
@@ -66,6 +78,202 @@ void read_batch(ParallelReader& reader, const CorpusSpec& spec, std::size_t capa
   }
 }
 
+// The metrics' totals over a corpus, fed batch by batch in segment order.
+class CorpusTotals {
+ public:
+  CorpusTotals(const std::vector<const Metric*>& metrics, const std::vector<std::string>& system_names, bool keep_rows,
+               const std::function<void(std::size_t)>& on_segment)
+      : metrics_(metrics), systems_(system_names.size()), keep_rows_(keep_rows), on_segment_(on_segment) {
+    results_.resize(metrics.size());
+    exact_.resize(metrics.size());
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      stat_counts_.push_back(metrics[m]->num_stats());
+      for (const auto& name : system_names) {
+        SystemStats stats;
+        stats.system = name;
+        stats.totals.assign(stat_counts_[m], 0.0);
+        results_[m].push_back(std::move(stats));
+      }
+      // Running exact sums [system][stat] for metrics with exact_totals().
+      if (metrics[m]->exact_totals()) exact_[m].assign(systems_, std::vector<stats::ExactSum>(stat_counts_[m]));
+    }
+  }
+
+  // rows[m]: the batch's rows of metric m, segment by segment, system by system.
+  void size_rows(const Batch& batch, std::vector<std::vector<double>>& rows) const {
+    rows.resize(metrics_.size());
+    for (std::size_t m = 0; m < metrics_.size(); ++m) rows[m].assign(batch.size * systems_ * stat_counts_[m], 0.0);
+  }
+  // Metric m's rows of segments [first, end) of the batch. Metric by metric
+  // over a range: each metric's tables stay in cache.
+  void score(std::size_t m, const Batch& batch, std::size_t first, std::size_t end,
+             std::vector<std::vector<double>>& rows) const {
+    for (std::size_t i = first; i < end; ++i) {
+      for (std::size_t s = 0; s < systems_; ++s) {
+        metrics_[m]->segment_stats(batch.hyps[i][s], batch.refs[i], &rows[m][(i * systems_ + s) * stat_counts_[m]]);
+      }
+    }
+  }
+  // Adds the batch's rows in segment order, as a single loop would: the
+  // totals do not depend on the threads.
+  void add(const Batch& batch, const std::vector<std::vector<double>>& rows) {
+    for (std::size_t i = 0; i < batch.size; ++i) {
+      for (std::size_t m = 0; m < metrics_.size(); ++m) {
+        for (std::size_t s = 0; s < systems_; ++s) {
+          const double* row = &rows[m][(i * systems_ + s) * stat_counts_[m]];
+          SystemStats& target = results_[m][s];
+          if (exact_[m].empty()) {
+            add_stats(target.totals, std::span<const Stat>(row, stat_counts_[m]));
+          } else {
+            for (std::size_t k = 0; k < stat_counts_[m]; ++k) exact_[m][s][k].add(row[k]);
+          }
+          ++target.segments;
+          if (keep_rows_) target.rows.emplace_back(row, row + stat_counts_[m]);
+        }
+      }
+      if (on_segment_) on_segment_(batch.segments_read[i]);
+    }
+  }
+  std::vector<std::vector<SystemStats>> results() {
+    for (std::size_t m = 0; m < metrics_.size(); ++m) {
+      for (std::size_t s = 0; s < exact_[m].size(); ++s) {
+        for (std::size_t k = 0; k < stat_counts_[m]; ++k) results_[m][s].totals[k] = exact_[m][s][k].value();
+      }
+    }
+    return std::move(results_);
+  }
+
+ private:
+  const std::vector<const Metric*>& metrics_;
+  std::size_t systems_;
+  bool keep_rows_;
+  const std::function<void(std::size_t)>& on_segment_;
+  std::vector<std::size_t> stat_counts_;
+  std::vector<std::vector<SystemStats>> results_;              // [metric][system]
+  std::vector<std::vector<std::vector<stats::ExactSum>>> exact_;  // [metric][system][stat]
+};
+
+// One thread: read a few segments, score them, add them.
+void score_on_one_thread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals, std::size_t metrics) {
+  Batch batch;
+  std::vector<std::vector<double>> rows;
+  bool done = false;
+  std::exception_ptr read_error;
+  while (!done) {
+    read_batch(reader, spec, kSingleThreadBatch, batch, done, read_error);
+    totals.size_rows(batch, rows);
+    for (std::size_t m = 0; m < metrics; ++m) totals.score(m, batch, 0, batch.size, rows);
+    totals.add(batch, rows);
+  }
+  if (read_error) std::rethrow_exception(read_error);
+}
+
+// Every thread reads a batch in its turn, scores it and adds it in its turn
+// (see the top of this file). A failure stops every thread; the earliest
+// batch's is rethrown, its scoring error before its reading error, as a single
+// loop would meet them.
+class BatchPerThread {
+ public:
+  BatchPerThread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals, std::size_t metrics)
+      : reader_(reader), spec_(spec), totals_(totals), metrics_(metrics) {}
+
+  void run(WorkerPool& pool) {
+    pool.for_each(pool.size(), [&](std::size_t) { work(); });
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  void work() {
+    Batch batch;
+    std::vector<std::vector<double>> rows;
+    while (true) {
+      std::exception_ptr error;
+      std::size_t number = 0;
+      {
+        std::lock_guard lock(read_mutex_);
+        if (reader_done_ || stopped()) return;
+        number = batches_read_++;
+        read_batch(reader_, spec_, kBatchPerThread, batch, reader_done_, error);
+      }
+      try {
+        totals_.size_rows(batch, rows);
+        for (std::size_t m = 0; m < metrics_; ++m) totals_.score(m, batch, 0, batch.size, rows);
+      } catch (...) {
+        error = std::current_exception();  // before any reading error: its segment came first
+      }
+      std::unique_lock lock(add_mutex_);
+      added_turn_.wait(lock, [&] { return batches_added_ == number || failure_; });
+      if (failure_) return;
+      try {
+        if (!error) totals_.add(batch, rows);
+      } catch (...) {
+        error = std::current_exception();  // (a progress display's): the threads waiting for this turn must not wait on
+      }
+      if (error) {
+        failure_ = error;
+        stop_.store(true);
+      }
+      ++batches_added_;
+      added_turn_.notify_all();
+    }
+  }
+  bool stopped() const { return stop_.load(); }
+
+  ParallelReader& reader_;
+  const CorpusSpec& spec_;
+  CorpusTotals& totals_;
+  std::size_t metrics_;
+  std::mutex read_mutex_;  // the reader, reader_done_, batches_read_
+  bool reader_done_ = false;
+  std::size_t batches_read_ = 0;
+  std::mutex add_mutex_;  // totals_, batches_added_, failure_
+  std::condition_variable added_turn_;
+  std::size_t batches_added_ = 0;
+  std::exception_ptr failure_;
+  std::atomic<bool> stop_{false};
+};
+
+// Reading overlaps scoring: a batch is read as one task while the batch before
+// is scored (whole-batch metrics as one task each, the others in chunks).
+void score_in_chunks(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals,
+                     const std::vector<const Metric*>& metrics, WorkerPool& pool) {
+  std::vector<std::size_t> chunked, whole_batch;
+  for (std::size_t m = 0; m < metrics.size(); ++m) (metrics[m]->scales_with_threads() ? chunked : whole_batch).push_back(m);
+  // Two batches, the next one read as one more task of the same call (the
+  // first claimed): one hand-off to the workers per batch.
+  Batch batches[2];
+  std::vector<std::vector<double>> rows;
+  std::size_t current = 0;
+  bool done = false, next_done = false;
+  std::exception_ptr read_error, next_error;
+  const std::size_t capacity = chunked_batch_capacity(pool.size());
+  read_batch(reader, spec, capacity, batches[current], done, read_error);
+  while (batches[current].size > 0) {
+    Batch& batch = batches[current];
+    Batch* const next = &batches[1 - current];
+    next->size = 0;
+    next_done = done;
+    next_error = nullptr;
+    const auto read_next = [&, next] { read_batch(reader, spec, capacity, *next, next_done, next_error); };
+    totals.size_rows(batch, rows);
+    const std::size_t reads = done ? 0 : 1;
+    const std::size_t chunks = chunked.empty() ? 0 : (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
+    pool.for_each(reads + whole_batch.size() + chunks, [&](std::size_t task) {
+      if (task < reads) return read_next();
+      task -= reads;
+      if (task < whole_batch.size()) return totals.score(whole_batch[task], batch, 0, batch.size, rows);
+      const std::size_t chunk = task - whole_batch.size();
+      const std::size_t end = std::min(batch.size, (chunk + 1) * kSegmentsPerTask);
+      for (const std::size_t m : chunked) totals.score(m, batch, chunk * kSegmentsPerTask, end, rows);
+    });
+    totals.add(batch, rows);
+    done = next_done;
+    if (next_error) read_error = next_error;
+    current = 1 - current;
+  }
+  if (read_error) std::rethrow_exception(read_error);
+}
+
 }  // namespace
 
 std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<const Metric*>& metrics,
@@ -73,103 +281,21 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
                                                            const std::function<void(std::size_t)>& on_segment,
                                                            unsigned threads) {
   ParallelReader reader(spec);
-  const std::size_t systems = reader.system_names().size();
-  std::vector<std::vector<SystemStats>> results(metrics.size());
-  for (std::size_t m = 0; m < metrics.size(); ++m) {
-    for (const auto& name : reader.system_names()) {
-      SystemStats stats;
-      stats.system = name;
-      stats.totals.assign(metrics[m]->num_stats(), 0.0);
-      results[m].push_back(std::move(stats));
-    }
+  CorpusTotals totals(metrics, reader.system_names(), keep_rows, on_segment);
+  const bool all_scale = std::all_of(metrics.begin(), metrics.end(), [](const Metric* m) { return m->scales_with_threads(); });
+  WorkerPool pool(!all_scale && metrics.size() <= 1 ? 1 : threads);
+  if (pool.size() == 1) {
+    score_on_one_thread(reader, spec, totals, metrics.size());
+  } else if (all_scale) {
+    BatchPerThread(reader, spec, totals, metrics.size()).run(pool);
+  } else {
+    score_in_chunks(reader, spec, totals, metrics, pool);
   }
-  std::vector<std::size_t> stat_counts;
-  for (const Metric* metric : metrics) stat_counts.push_back(metric->num_stats());
-  // [metric][system][stat] running exact sums, for metrics with exact_totals().
-  std::vector<std::vector<std::vector<stats::ExactSum>>> exact(metrics.size());
-  for (std::size_t m = 0; m < metrics.size(); ++m) {
-    if (metrics[m]->exact_totals()) exact[m].assign(systems, std::vector<stats::ExactSum>(stat_counts[m]));
-  }
-  // [metric]: the batch's rows, segment by segment, system by system.
-  std::vector<std::vector<double>> rows(metrics.size());
-  // Metrics that do not scale with threads (a shared locked cache: NLTK METEOR)
-  // score a whole batch as one task, beside the others' chunks of segments:
-  // one thread for them, every thread for the rest (evalcli report mixes both).
-  std::vector<std::size_t> chunked, whole_batch;
-  for (std::size_t m = 0; m < metrics.size(); ++m) (metrics[m]->scales_with_threads() ? chunked : whole_batch).push_back(m);
-  WorkerPool pool(chunked.empty() && whole_batch.size() <= 1 ? 1 : threads);
-  // Two batches: with several threads the next one is read while this one is
-  // scored, as one more task of the same call (the first claimed): one
-  // hand-off to the workers per batch, where a reading thread of its own made
-  // two (each a futex wake and a sleep, dear on a paravirtualised VM).
-  Batch batches[2];
-  std::size_t current = 0;
-  bool done = false, next_done = false;
-  std::exception_ptr read_error, next_error;
-  const std::size_t batch_capacity = batch_capacity_for(pool.size());
-  read_batch(reader, spec, batch_capacity, batches[current], done, read_error);
-  while (batches[current].size > 0) {
-    Batch& batch = batches[current];
-    Batch* const next = &batches[1 - current];
-    next->size = 0;
-    next_done = done;
-    next_error = nullptr;
-    const auto read_next = [&, next] { read_batch(reader, spec, batch_capacity, *next, next_done, next_error); };
-    const bool read_alongside = !done && pool.size() > 1;
-    if (!done && !read_alongside) read_next();
-    for (std::size_t m = 0; m < metrics.size(); ++m) rows[m].assign(batch.size * systems * stat_counts[m], 0.0);
-    // Metric by metric over a range of segments: each metric's tables stay in cache.
-    const auto score_range = [&](std::size_t m, std::size_t first, std::size_t end) {
-      for (std::size_t i = first; i < end; ++i) {
-        for (std::size_t s = 0; s < systems; ++s) {
-          metrics[m]->segment_stats(batch.hyps[i][s], batch.refs[i], &rows[m][(i * systems + s) * stat_counts[m]]);
-        }
-      }
-    };
-    // Tasks: the read of the next batch (if alongside), one per whole-batch
-    // metric, then the chunks of the others.
-    const std::size_t reads = read_alongside ? 1 : 0;
-    const std::size_t chunks = chunked.empty() ? 0 : (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;
-    pool.for_each(reads + whole_batch.size() + chunks, [&](std::size_t task) {
-      if (task < reads) return read_next();
-      task -= reads;
-      if (task < whole_batch.size()) return score_range(whole_batch[task], 0, batch.size);
-      const std::size_t chunk = task - whole_batch.size();
-      const std::size_t end = std::min(batch.size, (chunk + 1) * kSegmentsPerTask);
-      for (const std::size_t m : chunked) score_range(m, chunk * kSegmentsPerTask, end);
-    });
-    // In segment order, as a single loop would add them: the totals do not depend on the threads.
-    for (std::size_t i = 0; i < batch.size; ++i) {
-      for (std::size_t m = 0; m < metrics.size(); ++m) {
-        for (std::size_t s = 0; s < systems; ++s) {
-          const double* row = &rows[m][(i * systems + s) * stat_counts[m]];
-          SystemStats& target = results[m][s];
-          if (exact[m].empty()) {
-            add_stats(target.totals, std::span<const Stat>(row, stat_counts[m]));
-          } else {
-            for (std::size_t k = 0; k < stat_counts[m]; ++k) exact[m][s][k].add(row[k]);
-          }
-          ++target.segments;
-          if (keep_rows) target.rows.emplace_back(row, row + stat_counts[m]);
-        }
-      }
-      if (on_segment) on_segment(batch.segments_read[i]);
-    }
-    done = next_done;
-    if (next_error) read_error = next_error;
-    current = 1 - current;
-  }
-  if (read_error) std::rethrow_exception(read_error);
   if (reader.segments_read() == 0) {
     throw EmptyInput(fmt::format("{}: empty input: no hypothesis lines",
-                                     spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));
+                                 spec.hyp_paths.empty() ? "<stdin>" : spec.hyp_paths[0]));
   }
-  for (std::size_t m = 0; m < metrics.size(); ++m) {
-    for (std::size_t s = 0; s < exact[m].size(); ++s) {
-      for (std::size_t k = 0; k < stat_counts[m]; ++k) results[m][s].totals[k] = exact[m][s][k].value();
-    }
-  }
-  return results;
+  return totals.results();
 }
 
 }  // namespace evalcli

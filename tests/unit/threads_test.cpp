@@ -2,7 +2,8 @@
 // order, so every printed byte is the same for any thread count. Checked for
 // every registered segment metric (and ROUGE, CIDEr), in text, JSON,
 // sentence-level, bootstrap and paired-test output, on more segments than one
-// scoring batch holds (at most 512 with threads, 64 without), with 1, 2 and 7 threads;
+// scoring batch holds (256 per thread, 64 with one thread; up to 512 shared by
+// the threads when METEOR is scored beside others), with 1, 2 and 7 threads;
 // CIDEr's corpus scorer also with loaded document frequencies and shards.
 #include <fmt/format.h>
 
@@ -92,7 +93,7 @@ TEST_CASE("worker pool: every task runs once, the lowest failing task's exceptio
 }
 
 TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and statistic", "[threads]") {
-  constexpr std::size_t kLines = 2100;  // several batches of 512 segments, the last one partial
+  constexpr std::size_t kLines = 2100;  // several batches of each size, the last one partial
   TempFile ref(random_lines(kLines, 1));
   TempFile hyp1(random_lines(kLines, 2));
   TempFile hyp2(random_lines(kLines, 3));
@@ -111,6 +112,17 @@ TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and stat
       check_same_output_for_thread_counts(args);
     }
   }
+}
+
+TEST_CASE("threads: report scores METEOR (one thread) beside metrics that take every thread, same bytes",
+          "[threads]") {
+  constexpr std::size_t kLines = 1200;  // more than one batch of 512
+  TempFile ref(random_lines(kLines, 21));
+  TempFile hyp(random_lines(kLines, 22));
+  check_same_output_for_thread_counts({"report", "-r", ref.path(), "-i", hyp.path(), "-m", "bleu", "meteor", "chrf"});
+  // (Text, not JSON: report's JSON names the command line, -j included.)
+  check_same_output_for_thread_counts(
+      {"report", "-r", ref.path(), "-i", hyp.path(), "-m", "bleu", "meteor", "--stats", "--confidence"});
 }
 
 TEST_CASE("threads: cider's corpus scorer prints the same bytes with -j 1, 2 and 7, with --df and --shard",
@@ -144,7 +156,8 @@ TEST_CASE("threads: cider's corpus scorer prints the same bytes with -j 1, 2 and
 }
 
 TEST_CASE("threads: a bad segment's error is the one a single thread meets first", "[threads]") {
-  // Line 2,500 (in the second batch) and line 3,000 both hold invalid UTF-8; every thread count names 2,500.
+  // Line 2,500 and line 3,000 (in a later batch, read by another thread) both
+  // hold invalid UTF-8; every thread count names 2,500.
   TempFile bad(with_bad_byte_at_line(random_lines(3000, 4), 2500));
   TempFile ref(random_lines(3000, 5));
   for (const std::string threads : {"1", "2", "7"}) {
