@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 
 namespace evalcli {
 
@@ -101,6 +102,78 @@ void WorkerPool::for_each(std::size_t count, const std::function<void(std::size_
     failure_ = nullptr;
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+namespace {
+
+// The shared state of run_batches_in_turn(): whose turn it is to read and to add.
+class BatchTurns {
+ public:
+  explicit BatchTurns(const InTurnBatchSteps& steps) : steps_(steps) {}
+
+  // One thread's loop: read a batch in turn, score it, add it in turn.
+  void work(std::size_t slot) {
+    while (true) {
+      std::size_t number = 0;
+      std::exception_ptr error;
+      {
+        std::lock_guard lock(read_mutex_);
+        if (input_ended_ || stopped_.load()) return;
+        number = batches_read_++;
+        try {
+          input_ended_ = !steps_.read(slot);
+        } catch (...) {
+          error = std::current_exception();
+          input_ended_ = true;
+        }
+      }
+      if (!error) {
+        try {
+          steps_.score(slot);
+        } catch (...) {
+          error = std::current_exception();
+        }
+      }
+      std::unique_lock lock(add_mutex_);
+      add_turn_.wait(lock, [&] { return batches_added_ == number || failure_; });
+      if (failure_) return;  // an earlier batch failed: this one is not added
+      if (!error) {
+        try {
+          steps_.add(slot);
+        } catch (...) {
+          error = std::current_exception();
+        }
+      }
+      if (error) {
+        failure_ = error;
+        stopped_.store(true);
+      }
+      ++batches_added_;
+      add_turn_.notify_all();
+    }
+  }
+  std::exception_ptr failure() const { return failure_; }
+
+ private:
+  const InTurnBatchSteps& steps_;
+  std::mutex read_mutex_;  // read(), input_ended_, batches_read_
+  bool input_ended_ = false;
+  std::size_t batches_read_ = 0;
+  std::mutex add_mutex_;  // add(), batches_added_, failure_
+  std::condition_variable add_turn_;
+  std::size_t batches_added_ = 0;
+  std::exception_ptr failure_;
+  std::atomic<bool> stopped_{false};  // failure_ is set: read no more
+};
+
+}  // namespace
+
+void run_batches_in_turn(WorkerPool& pool, const InTurnBatchSteps& steps) {
+  BatchTurns turns(steps);
+  // One task per thread; a thread that finds no batch left returns at once
+  // (and one thread running both tasks in turn is correct too, only slower).
+  pool.for_each(pool.size(), [&](std::size_t slot) { turns.work(slot); });
+  if (turns.failure()) std::rethrow_exception(turns.failure());
 }
 
 }  // namespace evalcli

@@ -3,10 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <exception>
-#include <mutex>
 
 #include "evalcli/core/summation.hpp"
 #include "evalcli/core/worker_pool.hpp"
@@ -153,85 +150,35 @@ class CorpusTotals {
   std::vector<std::vector<std::vector<stats::ExactSum>>> exact_;  // [metric][system][stat]
 };
 
-// One thread: read a few segments, score them, add them.
-void score_on_one_thread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals, std::size_t metrics) {
-  Batch batch;
-  std::vector<std::vector<double>> rows;
-  bool done = false;
-  std::exception_ptr read_error;
-  while (!done) {
-    read_batch(reader, spec, kSingleThreadBatch, batch, done, read_error);
-    totals.size_rows(batch, rows);
-    for (std::size_t m = 0; m < metrics; ++m) totals.score(m, batch, 0, batch.size, rows);
-    totals.add(batch, rows);
-  }
-  if (read_error) std::rethrow_exception(read_error);
-}
-
-// Every thread reads a batch in its turn, scores it and adds it in its turn
-// (see the top of this file). A failure stops every thread; the earliest
-// batch's is rethrown, its scoring error before its reading error, as a single
-// loop would meet them.
-class BatchPerThread {
- public:
-  BatchPerThread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals, std::size_t metrics)
-      : reader_(reader), spec_(spec), totals_(totals), metrics_(metrics) {}
-
-  void run(WorkerPool& pool) {
-    pool.for_each(pool.size(), [&](std::size_t) { work(); });
-    if (failure_) std::rethrow_exception(failure_);
-  }
-
- private:
-  void work() {
+// Each thread reads a batch in its turn, scores it and adds it in its turn
+// (core/worker_pool.hpp, run_batches_in_turn; see the top of this file). One
+// thread reads a few segments, scores them, adds them.
+void score_batch_per_thread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals,
+                            std::size_t metrics, WorkerPool& pool) {
+  struct Slot {
     Batch batch;
     std::vector<std::vector<double>> rows;
-    while (true) {
-      std::exception_ptr error;
-      std::size_t number = 0;
-      {
-        std::lock_guard lock(read_mutex_);
-        if (reader_done_ || stopped()) return;
-        number = batches_read_++;
-        read_batch(reader_, spec_, kBatchPerThread, batch, reader_done_, error);
-      }
-      try {
-        totals_.size_rows(batch, rows);
-        for (std::size_t m = 0; m < metrics_; ++m) totals_.score(m, batch, 0, batch.size, rows);
-      } catch (...) {
-        error = std::current_exception();  // before any reading error: its segment came first
-      }
-      std::unique_lock lock(add_mutex_);
-      added_turn_.wait(lock, [&] { return batches_added_ == number || failure_; });
-      if (failure_) return;
-      try {
-        if (!error) totals_.add(batch, rows);
-      } catch (...) {
-        error = std::current_exception();  // (a progress display's): the threads waiting for this turn must not wait on
-      }
-      if (error) {
-        failure_ = error;
-        stop_.store(true);
-      }
-      ++batches_added_;
-      added_turn_.notify_all();
-    }
-  }
-  bool stopped() const { return stop_.load(); }
-
-  ParallelReader& reader_;
-  const CorpusSpec& spec_;
-  CorpusTotals& totals_;
-  std::size_t metrics_;
-  std::mutex read_mutex_;  // the reader, reader_done_, batches_read_
-  bool reader_done_ = false;
-  std::size_t batches_read_ = 0;
-  std::mutex add_mutex_;  // totals_, batches_added_, failure_
-  std::condition_variable added_turn_;
-  std::size_t batches_added_ = 0;
-  std::exception_ptr failure_;
-  std::atomic<bool> stop_{false};
-};
+    std::exception_ptr read_error;
+  };
+  std::vector<Slot> slots(pool.size());
+  const std::size_t capacity = pool.size() > 1 ? kBatchPerThread : kSingleThreadBatch;
+  bool done = false;  // read only in the reading turn
+  InTurnBatchSteps steps;
+  steps.read = [&](std::size_t s) {
+    slots[s].read_error = nullptr;
+    read_batch(reader, spec, capacity, slots[s].batch, done, slots[s].read_error);
+    return !done;
+  };
+  steps.score = [&](std::size_t s) {
+    totals.size_rows(slots[s].batch, slots[s].rows);
+    for (std::size_t m = 0; m < metrics; ++m) totals.score(m, slots[s].batch, 0, slots[s].batch.size, slots[s].rows);
+  };
+  steps.add = [&](std::size_t s) {
+    totals.add(slots[s].batch, slots[s].rows);
+    if (slots[s].read_error) std::rethrow_exception(slots[s].read_error);  // after the segments read before it
+  };
+  run_batches_in_turn(pool, steps);
+}
 
 // Reading overlaps scoring: a batch is read as one task while the batch before
 // is scored (whole-batch metrics as one task each, the others in chunks).
@@ -284,10 +231,8 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   CorpusTotals totals(metrics, reader.system_names(), keep_rows, on_segment);
   const bool all_scale = std::all_of(metrics.begin(), metrics.end(), [](const Metric* m) { return m->scales_with_threads(); });
   WorkerPool pool(!all_scale && metrics.size() <= 1 ? 1 : threads);
-  if (pool.size() == 1) {
-    score_on_one_thread(reader, spec, totals, metrics.size());
-  } else if (all_scale) {
-    BatchPerThread(reader, spec, totals, metrics.size()).run(pool);
+  if (pool.size() == 1 || all_scale) {
+    score_batch_per_thread(reader, spec, totals, metrics.size(), pool);
   } else {
     score_in_chunks(reader, spec, totals, metrics, pool);
   }

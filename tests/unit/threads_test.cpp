@@ -92,6 +92,78 @@ TEST_CASE("worker pool: every task runs once, the lowest failing task's exceptio
   CHECK(evalcli::available_cores() >= 1);
 }
 
+namespace {
+
+// run_batches_in_turn over the numbers [0, items) in batches of 10: each
+// thread's slot holds the batch it read; adds record their numbers in order.
+// `fail_score_at` / `fail_add_at` / `fail_read_at`: the batch whose score or
+// add throws, or whose read keeps an error for its add (none: -1).
+struct TurnRun {
+  std::vector<int> added;
+  std::size_t reads = 0;
+  std::string error;
+};
+TurnRun run_turns(unsigned threads, int items, int fail_score_at = -1, int fail_add_at = -1, int fail_read_at = -1) {
+  evalcli::WorkerPool pool(threads);
+  struct Slot {
+    std::vector<int> batch;
+    int number = 0;
+    bool read_error = false;
+  };
+  std::vector<Slot> slots(pool.size());
+  int next = 0, batches = 0;
+  TurnRun run;
+  evalcli::InTurnBatchSteps steps;
+  steps.read = [&](std::size_t s) {
+    ++run.reads;
+    slots[s].number = batches++;
+    slots[s].batch.clear();
+    while (next < items && slots[s].batch.size() < 10) slots[s].batch.push_back(next++);
+    slots[s].read_error = slots[s].number == fail_read_at;
+    return next < items && !slots[s].read_error;
+  };
+  steps.score = [&](std::size_t s) {
+    for (int& item : slots[s].batch) item *= 2;
+    if (slots[s].number == fail_score_at) throw std::runtime_error(fmt::format("score {}", slots[s].number));
+  };
+  steps.add = [&](std::size_t s) {
+    if (slots[s].number == fail_add_at) throw std::runtime_error(fmt::format("add {}", slots[s].number));
+    run.added.insert(run.added.end(), slots[s].batch.begin(), slots[s].batch.end());
+    if (slots[s].read_error) throw std::runtime_error(fmt::format("read {}", slots[s].number));
+  };
+  try {
+    evalcli::run_batches_in_turn(pool, steps);
+  } catch (const std::runtime_error& e) {
+    run.error = e.what();
+  }
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("worker pool: batches read, scored and added in turn, in read order, the first failure rethrown",
+          "[threads]") {
+  std::vector<int> doubled;
+  for (int i = 0; i < 995; ++i) doubled.push_back(2 * i);
+  for (const unsigned threads : {1u, 2u, 7u}) {
+    INFO(threads << " threads");
+    const TurnRun whole = run_turns(threads, 995);
+    CHECK(whole.error.empty());
+    CHECK(whole.added == doubled);  // every item once, in order, scored
+    CHECK(whole.reads == 100);      // no read after the input ended
+    CHECK(run_turns(threads, 0).added.empty());
+    // The earliest failing batch wins, whichever step failed; nothing after it is added.
+    const TurnRun score_first = run_turns(threads, 995, 30, 40);
+    CHECK(score_first.error == "score 30");
+    CHECK(score_first.added == std::vector<int>(doubled.begin(), doubled.begin() + 300));
+    CHECK(run_turns(threads, 995, 40, 30).error == "add 30");
+    // A reading error is raised after the items read before it are added.
+    const TurnRun read_error = run_turns(threads, 995, -1, -1, 12);
+    CHECK(read_error.error == "read 12");
+    CHECK(read_error.added == std::vector<int>(doubled.begin(), doubled.begin() + 130));
+  }
+}
+
 TEST_CASE("threads: -j 1, 2 and 7 print the same bytes for every metric and statistic", "[threads]") {
   constexpr std::size_t kLines = 2100;  // several batches of each size, the last one partial
   TempFile ref(random_lines(kLines, 1));
