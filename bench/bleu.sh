@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: evalcli bleu vs SacreBLEU on WMT22 en-de (13a) and en-zh (zh),
 # each repeated to 20,370 distinct lines, measured side by side in one run.
-# Prints CPU time (user+sys; evalcli: median of EVALCLI_RUNS=5 runs, SacreBLEU: one run) and
-# peak RSS of each, and the ratios.
+# Prints CPU time (user+sys; medians of EVALCLI_RUNS=5 evalcli runs and of REFERENCE_RUNS=1
+# SacreBLEU runs, interleaved: bench/lib.sh's bench_side_by_side) and peak RSS of each, and the ratios.
 #
 # Usage: bench/bleu.sh SACREBLEU_CHECKOUT   (a checkout of mjpost/sacrebleu v2.6.0 with
 #        sacrebleu/version.py written by hand; it is run with PYTHONPATH=checkout)
@@ -17,21 +17,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 source bench/lib.sh
-measure() {  # measure RUNS COMMAND... -> prints "cpu_seconds peak_kb" (medians); output in $work/out
-  local runs=$1
-  shift
-  bench_measure "$runs" "$work/out" "$@"
-}
 
 run_case() {  # run_case PAIR TARGET_LANG TOKENIZER
   local pair=$1 lang=$2 tok=$3
   bench/make_distinct_corpus.sh "$shared/$pair/hyp.Online-B.$lang" "$work/hyp" 10
   bench/make_distinct_corpus.sh "$shared/$pair/ref.A.$lang" "$work/ref" 10
-  read -r ours_cpu ours_kb < <(measure "$EVALCLI_RUNS" "$evalcli" bleu -tok "$tok" -r "$work/ref" -i "$work/hyp" -w 4)
-  local ours_score; ours_score=$(cat "$work/out")
-  read -r ref_cpu ref_kb < <(PYTHONPATH="$sacrebleu_dir" measure 1 /usr/bin/python3 -m sacrebleu \
-      "$work/ref" -i "$work/hyp" -tok "$tok" -w 4 -f text)
-  local ref_score; ref_score=$(cat "$work/out")
+  ours_run() { bench_measure 1 "$1" "$evalcli" bleu -tok "$tok" -r "$work/ref" -i "$work/hyp" -w 4; }
+  reference_run() {
+    PYTHONPATH="$sacrebleu_dir" bench_measure 1 "$1" /usr/bin/python3 -m sacrebleu \
+      "$work/ref" -i "$work/hyp" -tok "$tok" -w 4 -f text
+  }
+  read -r ours_cpu ours_kb ref_cpu ref_kb < <(bench_side_by_side "$work/ours.out" "$work/ref.out" ours_run reference_run)
+  local ours_score; ours_score=$(cat "$work/ours.out")
+  local ref_score; ref_score=$(cat "$work/ref.out")
   printf '%-6s %-5s lines=%d\n' "$pair" "$tok" "$(wc -l < "$work/hyp")"
   printf '  evalcli   cpu %7.3f s  peak %7d KB  %s\n' "$ours_cpu" "$ours_kb" "${ours_score#* = }"
   printf '  sacrebleu cpu %7.3f s  peak %7d KB  %s\n' "$ref_cpu" "$ref_kb" "${ref_score#* = }"

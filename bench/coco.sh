@@ -31,34 +31,26 @@ for k in 1 2 3 4 5; do
   ref_flags+=(-r "$coco/tok/ref.$k.txt")
 done
 
+ours_run() {
+  bench_measure 1 "$1" "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json "${extra_args[@]}"
+}
+# numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
+# ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
+reference_run() {
+  NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \
+    PYTHONPATH="$checkout" bench_measure 1 "$1" /usr/bin/python3 bench/coco_pycocoevalcap.py "$hyp" "${refs[@]}"
+}
 for system in contrastive zerocap; do
   hyp=$coco/tok/hyp.$system.txt
-  rounds=${REFERENCE_RUNS:-1}
-  : > "$work/ours.rows"
-  : > "$work/ref.rows"
-  for round in $(seq "$rounds"); do
-    # numpy's AVX-512 np.log differs from glibc's log in the last bit (CIDEr's idf; see
-    # ../shared/golden/cider/*abstract50s*.json): the goldens are made without it, so is this run.
-    NPY_DISABLE_CPU_FEATURES="AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL" \
-      PYTHONPATH="$checkout" bench_measure 1 "$work/ref" \
-      /usr/bin/python3 bench/coco_pycocoevalcap.py "$hyp" "${refs[@]}" >> "$work/ref.rows"
-    # This round's share of evalcli's runs (the first rounds take the remainder).
-    share=$(( EVALCLI_RUNS / rounds + (round <= EVALCLI_RUNS % rounds ? 1 : 0) ))
-    for _ in $(seq "$share"); do
-      bench_measure 1 "$work/ours" "$evalcli" coco "${ref_flags[@]}" -i "$hyp" --tokenize none -f json \
-        "${extra_args[@]}" >> "$work/ours.rows"
-    done
-  done
-  read -r ours_cpu ours_kb < <(bench_medians "$work/ours.rows")
-  read -r ref_cpu ref_kb < <(bench_medians "$work/ref.rows")
+  read -r ours_cpu ours_kb ref_cpu ref_kb < <(bench_side_by_side "$work/ours.out" "$work/ref.out" ours_run reference_run)
   ours=$(python3 -c '
 import json, sys
 scores = json.load(open(sys.argv[1]))["eval"]
-for name in ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"]: print(repr(scores[name]))' "$work/ours")
+for name in ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"]: print(repr(scores[name]))' "$work/ours.out")
   printf 'COCOEvalCap Python scorers (Bleu_1..4, ROUGE_L, CIDEr-D), %s, 5000 images x 5 refs, pre-tokenized\n' "$system"
   printf '  evalcli       cpu %7.3f s  peak %7d KB  %s\n' "$ours_cpu" "$ours_kb" "$(echo $ours)"
-  printf '  pycocoevalcap cpu %7.3f s  peak %7d KB  %s\n' "$ref_cpu" "$ref_kb" "$(echo $(cat "$work/ref"))"
-  [ "$ours" = "$(cat "$work/ref")" ] && echo "  all 6 scores identical" || echo "  SCORES DIFFER"
+  printf '  pycocoevalcap cpu %7.3f s  peak %7d KB  %s\n' "$ref_cpu" "$ref_kb" "$(echo $(cat "$work/ref.out"))"
+  [ "$ours" = "$(cat "$work/ref.out")" ] && echo "  all 6 scores identical" || echo "  SCORES DIFFER"
   awk -v a="$ref_cpu" -v b="$ours_cpu" -v c="$ref_kb" -v d="$ours_kb" \
     'BEGIN { printf "  ratio: %.1fx less CPU, %.1fx less peak memory\n", a / (b > 0 ? b : 0.001), c / d }'
 done

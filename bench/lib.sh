@@ -30,3 +30,23 @@ bench_medians() {
 
 # Runs of evalcli per measurement (cheap; the reference tools run once).
 EVALCLI_RUNS=${EVALCLI_RUNS:-5}
+
+# bench_side_by_side OURS_OUT REF_OUT OURS_FN REF_FN: the reference tool REFERENCE_RUNS times
+# (default 1) and evalcli EVALCLI_RUNS times, interleaved in rounds (each round one reference run
+# and its share of evalcli's), so that both meet the same load; prints "ours_cpu ours_kb ref_cpu
+# ref_kb", medians of each. OURS_FN and REF_FN are the caller's functions, called with the file
+# their command's output goes to; they run the command through `bench_measure 1 FILE CMD...`.
+bench_side_by_side() {
+  local ours_out=$1 ref_out=$2 ours_fn=$3 ref_fn=$4
+  local rounds=${REFERENCE_RUNS:-1} ours_rows ref_rows share
+  ours_rows=$(mktemp)
+  ref_rows=$(mktemp)
+  for round in $(seq "$rounds"); do
+    "$ref_fn" "$ref_out" >> "$ref_rows"
+    # This round's share of evalcli's runs (the first rounds take the remainder).
+    share=$(( EVALCLI_RUNS / rounds + (round <= EVALCLI_RUNS % rounds ? 1 : 0) ))
+    for _ in $(seq "$share"); do "$ours_fn" "$ours_out" >> "$ours_rows"; done
+  done
+  echo "$(bench_medians "$ours_rows") $(bench_medians "$ref_rows")"
+  rm -f "$ours_rows" "$ref_rows"
+}
