@@ -16,12 +16,8 @@ namespace {
 // a batch keeps the capacity of the longest line it ever held.
 //
 // Several threads (every metric scaling with threads): each thread reads a
-// batch in its turn (the files are read in order), scores it itself and adds
-// its rows in its turn, so a batch's text stays in the cache of the core that
-// decoded it. Handing a batch read on one core to the others to score made
-// every line cross between cores twice (the decoded text read by the scorer,
-// its slot written again by the next read): BLEU on 203,700 lines took 43%
-// more CPU with 2 threads than with one, now 6% (docs/performance.md).
+// batch in its turn, scores it itself and adds its rows in its turn
+// (run_batches_in_turn, core/worker_pool.hpp, says why).
 //
 // Metrics that do not scale with threads (a shared locked cache: NLTK METEOR)
 // beside others (evalcli report): a batch is read while the one before is
@@ -150,9 +146,8 @@ class CorpusTotals {
   std::vector<std::vector<std::vector<stats::ExactSum>>> exact_;  // [metric][system][stat]
 };
 
-// Each thread reads a batch in its turn, scores it and adds it in its turn
-// (core/worker_pool.hpp, run_batches_in_turn; see the top of this file). One
-// thread reads a few segments, scores them, adds them.
+// Batches in turn (see the top of this file); one thread reads a few
+// segments, scores them, adds them.
 void score_batch_per_thread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals,
                             std::size_t metrics, WorkerPool& pool) {
   struct Slot {

@@ -63,9 +63,9 @@ namespace {
 // Lines are read a batch at a time, scored, then added to the sums in line
 // order: the result does not depend on the threads, and memory is bounded by
 // the batches (a slot is some 200 bytes plus its line's copy). With several
-// threads each has a batch of kBatchLines; one thread reads kLinesPerTask.
+// threads each has a batch of kBatchLines; one thread reads kSingleThreadLines.
 constexpr std::size_t kBatchLines = 128;
-constexpr std::size_t kLinesPerTask = 32;
+constexpr std::size_t kSingleThreadLines = 32;  // one thread reads and scores in turn: a few lines do
 
 // One line of a batch: a copy of its bytes (the reader's view lasts one line),
 // and what scoring it made. Slots are reused, so their buffers keep capacity.
@@ -157,7 +157,7 @@ ArpaCorpus score_arpa_text(const NgramModel& model, TextInput& input, const Arpa
     std::exception_ptr read_error;
   };
   std::vector<Slot> slots(pool.size());
-  for (Slot& slot : slots) slot.batch.resize(pool.size() > 1 ? kBatchLines : kLinesPerTask);
+  for (Slot& slot : slots) slot.batch.resize(pool.size() > 1 ? kBatchLines : kSingleThreadLines);
   std::size_t index = 0;  // of the next line; read, like `done`, only in the reading turn
   bool done = false;
   InTurnBatchSteps steps;
