@@ -8,9 +8,13 @@
 namespace evalcli::text {
 
 // Python str.isspace() (Unicode 14): 29 code points, see docs/text-pipeline.md.
+// Below U+0085 it is one bit of a mask, without a branch: whether an ASCII
+// character is a space is a coin toss in text, a branch on it mispredicts often.
 constexpr bool is_space(char32_t c) {
-  if (c <= 0x20) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
-  if (c < 0x85) return false;
+  if (c < 0x85) {
+    constexpr unsigned long long kAsciiSpaces = 0x1F0003E00ULL;  // 0x09-0x0D and 0x1C-0x20
+    return ((kAsciiSpaces >> (c & 63)) & static_cast<unsigned long long>(c < 64)) != 0;
+  }
   return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
          c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
