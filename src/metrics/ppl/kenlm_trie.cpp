@@ -217,17 +217,36 @@ void KenlmTrieModel::child_range(const Level& level, std::uint64_t index, std::u
   end |= static_cast<std::uint64_t>(high - level.offsets) << level.next_bits;
 }
 
+// The word ids under one context are sorted and spread over 0..counts[0] as
+// evenly as the hashes that numbered them: interpolation search (as KenLM's
+// BoundedSortedUniformFind) needs a probe or two where a binary search needs
+// log2 of the range, most of them cache misses in a large model. The word, if
+// present, is in [low, high); low_value < word <= high_value bound the values
+// around it (only comparisons with `word` move them, so even a corrupt,
+// unsorted range keeps every probe inside [low, high) and the loop finite).
 std::uint64_t KenlmTrieModel::find_in(const Level& level, std::uint64_t begin, std::uint64_t end, WordId word) const {
   std::uint64_t low = begin, high = end;
+  std::uint64_t low_value = 0, high_value = counts_[0];
+  if (word > high_value) return kAbsent;  // no such word id: corrupt file
   while (low < high) {
-    const std::uint64_t middle = low + (high - low) / 2;
-    if (read_bits(level.bits, middle * level.total_bits, word_bits_) < word) {
-      low = middle + 1;
+    const std::uint64_t width = high - low;
+    // (word - low_value) / (high_value - low_value + 1) < 1, so the probe is below high.
+    // Word ids fit 32 bits: the product fits 64 bits unless the range is 2^32 entries or more.
+    const std::uint64_t offset = word - low_value, span = high_value - low_value + 1;
+    const std::uint64_t step = width >> 32 == 0 ? offset * width / span
+                                                : static_cast<std::uint64_t>(static_cast<unsigned __int128>(offset) * width / span);
+    const std::uint64_t probe = low + step;
+    const std::uint64_t value = read_bits(level.bits, probe * level.total_bits, word_bits_);
+    if (value < word) {
+      low = probe + 1;
+      low_value = value;
+    } else if (value > word) {
+      high = probe;
+      high_value = value;
     } else {
-      high = middle;
+      return probe;
     }
   }
-  if (low < end && read_bits(level.bits, low * level.total_bits, word_bits_) == word) return low;
   return kAbsent;
 }
 
