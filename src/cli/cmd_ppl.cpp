@@ -181,7 +181,7 @@ std::string kenlm_line_text(const ppl::ArpaLine& line, bool sentence_level) {
     rendered += ' ';
     append_integer(rendered, w.score.ngram_length);
     rendered += ' ';
-    rendered += ppl::kenlm_number(w.score.log10_prob);
+    ppl::append_kenlm_number(rendered, w.score.log10_prob);
     rendered += '\t';
   }
   if (sentence_level && !line.kenlm_unterminated) {

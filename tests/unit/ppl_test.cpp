@@ -5,7 +5,9 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -96,6 +98,40 @@ TEST_CASE("KenLM number formatting (double-conversion ToShortest)", "[ppl][forma
   CHECK(ppl::kenlm_number(std::nan("")) == "NaN");
   CHECK(ppl::kenlm_number(-INFINITY) == "-inf");
   CHECK(ppl::kenlm_number(f("0.1")) == "0.1");  // float digits, not the double expansion
+}
+
+// Over random bit patterns of every magnitude: the text reads back as the same
+// value (shortest round-trip digits), has no exponent exactly where KenLM's
+// layout has none, and appending writes the same text after what is there.
+TEST_CASE("KenLM numbers read back exactly, in either layout", "[ppl][format]") {
+  std::mt19937_64 random(20261206);
+  auto check = [](auto value) {
+    const std::string text = ppl::kenlm_number(value);
+    decltype(value) back{};
+    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), back);
+    REQUIRE(parsed.ec == std::errc());
+    CHECK(parsed.ptr == text.data() + text.size());
+    CHECK(back == value);
+    CHECK(std::signbit(back) == std::signbit(value));
+    const double magnitude = std::fabs(static_cast<double>(value));
+    const bool decimal = magnitude == 0 || (magnitude >= 1e-6 && magnitude < 1e21);
+    if (text.find('e') == std::string::npos != decimal) FAIL_CHECK("layout of " << text);
+    std::string appended = "x=";
+    ppl::append_kenlm_number(appended, value);
+    CHECK(appended == "x=" + text);
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t bits = random();
+    double as_double;
+    float as_float;
+    std::memcpy(&as_double, &bits, sizeof as_double);
+    const auto low = static_cast<std::uint32_t>(bits);
+    std::memcpy(&as_float, &low, sizeof as_float);
+    if (std::isfinite(as_double)) check(as_double);
+    if (std::isfinite(as_float)) check(as_float);
+    // Log-probabilities are what KenLM prints most: small negative floats.
+    check(static_cast<float>(-static_cast<double>(bits % 100000000) / 1e6));
+  }
 }
 
 TEST_CASE("MD5 identifies model files", "[ppl][md5]") {

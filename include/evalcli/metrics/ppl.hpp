@@ -166,6 +166,9 @@ void split_kenlm_tokens_bytewise(std::string_view line, std::vector<std::string_
 // round-trip digits, plain decimal for 1e-6 <= |x| < 1e21, "NaN", "inf".
 std::string kenlm_number(float value);
 std::string kenlm_number(double value);
+// The same appended to `out` (the hot path of --kenlm-output).
+void append_kenlm_number(std::string& out, float value);
+void append_kenlm_number(std::string& out, double value);
 
 // MD5 (RFC 1321), incremental; used for the model's identity in signatures.
 class Md5 {

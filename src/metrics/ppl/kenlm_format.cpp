@@ -1,49 +1,88 @@
 // KenLM prints numbers with double-conversion's ToShortest/ToShortestSingle
 // (util/float_to_string): shortest round-trip digits, decimal notation when
 // the decimal exponent is in [-6, 21), otherwise d.ddde<exp>. std::to_chars
-// gives the same shortest digits (shortest_decimal); only the layout is KenLM's.
+// gives the same shortest digits; only the layout is KenLM's. Written into a
+// stack buffer without a std::string in between: `ppl --kenlm-output` prints
+// one number per word.
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <string>
 
-#include "evalcli/core/format.hpp"
 #include "evalcli/metrics/ppl.hpp"
 
 namespace evalcli::ppl {
 namespace {
 
+// Copies `text` to `at` and returns the end.
+char* put(char* at, std::string_view text) {
+  std::memcpy(at, text.data(), text.size());
+  return at + text.size();
+}
+char* put_zeros(char* at, int count) {
+  for (int i = 0; i < count; ++i) *at++ = '0';
+  return at;
+}
+
+// Writes KenLM's text of a finite `value` at `out` (room for 64 characters) and returns its end.
 template <class T>
-std::string shortest(T value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  const auto [negative, digits, exponent] = shortest_decimal(value);
-  std::string out = negative ? "-" : "";
-  if (digits == "0") return out + "0";  // zero (and negative zero) print as "0" / "-0"
-  // decimal_point position: value = 0.d1d2... * 10^point
-  const int point = exponent + 1;
+char* write_finite(char* out, T value) {
+  char sci[64];  // "-3.8368523e+01": shortest round-trip digits in scientific notation
+  const char* const sci_end = std::to_chars(sci, sci + sizeof sci, value, std::chars_format::scientific).ptr;
+  const char* p = sci;
+  if (*p == '-') *out++ = *p++;
+  char digits[40];
+  int count = 0;
+  for (; *p != 'e'; ++p) {
+    if (*p != '.') digits[count++] = *p;
+  }
+  int exponent = 0;
+  std::from_chars(p + (p[1] == '+' ? 2 : 1), sci_end, exponent);
+  const std::string_view all(digits, static_cast<std::size_t>(count));
+  if (all == "0") return put(out, "0");  // zero (and negative zero) print as "0" / "-0"
+  const int point = exponent + 1;      // value = 0.d1d2... * 10^point
   if (point > -6 && point <= 21) {
-    if (point <= 0) {
-      out += "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
-    } else if (static_cast<std::size_t>(point) >= digits.size()) {
-      out += digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0');
-    } else {
-      out += digits.substr(0, static_cast<std::size_t>(point)) + "." + digits.substr(static_cast<std::size_t>(point));
-    }
-    return out;
+    if (point <= 0) return put(put_zeros(put(out, "0."), -point), all);
+    if (point >= count) return put_zeros(put(out, all), point - count);
+    out = put(out, all.substr(0, static_cast<std::size_t>(point)));
+    *out++ = '.';
+    return put(out, all.substr(static_cast<std::size_t>(point)));
   }
-  // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, a false positive) on "." + substr here.
-  out += digits.front();
-  if (digits.size() > 1) {
-    out += '.';
-    out.append(digits, 1);
+  *out++ = digits[0];
+  if (count > 1) {
+    *out++ = '.';
+    out = put(out, all.substr(1));
   }
-  out += 'e';
-  out += std::to_string(exponent);
-  return out;
+  *out++ = 'e';
+  return std::to_chars(out, out + 8, exponent).ptr;
+}
+
+template <class T>
+void append_shortest(std::string& out, T value) {
+  if (std::isnan(value)) {
+    out += "NaN";
+  } else if (std::isinf(value)) {
+    out += value > 0 ? "inf" : "-inf";
+  } else {
+    char text[64];
+    out.append(text, write_finite(text, value));
+  }
 }
 
 }  // namespace
 
-std::string kenlm_number(float value) { return shortest(value); }
-std::string kenlm_number(double value) { return shortest(value); }
+void append_kenlm_number(std::string& out, float value) { append_shortest(out, value); }
+void append_kenlm_number(std::string& out, double value) { append_shortest(out, value); }
+
+std::string kenlm_number(float value) {
+  std::string out;
+  append_kenlm_number(out, value);
+  return out;
+}
+std::string kenlm_number(double value) {
+  std::string out;
+  append_kenlm_number(out, value);
+  return out;
+}
 
 }  // namespace evalcli::ppl
