@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -104,6 +105,10 @@ KenlmTrieModel::KenlmTrieModel(io::MappedFile file, const KenlmHeader& header, c
   word_count_ = load_u64(data + vocab) + 1;
   if (word_count_ - 1 > counts_[0]) fail(fmt::format("the binary vocabulary says {} words, but there are {} unigrams", word_count_ - 1, counts_[0]));
   word_hashes_ = reinterpret_cast<const std::uint64_t*>(data + vocab + 8);  // 8-aligned in a page-aligned mapping
+  if (word_count_ > std::numeric_limits<WordId>::max()) {
+    fail(fmt::format("a KenLM binary vocabulary of {} words (evalcli reads fewer than 2^32)", word_count_ - 1));
+  }
+  index_word_hashes();
 
   const float* bins = nullptr;
   if (quantised_) {
@@ -162,44 +167,36 @@ KenlmTrieModel::KenlmTrieModel(io::MappedFile file, const KenlmHeader& header, c
   }
 }
 
-// The hashes are uniform over 64 bits, so a hash's rank is close to
-// hash / 2^64 * count: interpolation search (as KenLM's SortedVocabulary)
-// needs 2-3 probes where a binary search needs 15 on 38k words, most of them
-// cache misses. A few guesses, then a binary search of what is left, so a
-// skewed (corrupt) table costs no more than before.
-std::uint64_t KenlmTrieModel::first_guess(std::uint64_t word_hash) const {
-  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(word_hash) * (word_count_ - 1)) >> 64);
+// The hashes are uniform over 64 bits, so a bucket of their top bits holds one
+// or two of them: word_buckets_[b] is the first position whose hash's top bits
+// are at least b, and a word is found by one look-up in the index and a scan of
+// its bucket (KenLM's SortedVocabulary interpolates instead: two or three
+// dependent probes, each a likely cache miss, and a division each).
+void KenlmTrieModel::index_word_hashes() {
+  const std::uint64_t words = word_count_ - 1;
+  const int bucket_bits = std::max(1, static_cast<int>(std::bit_width(words)) - 1);
+  bucket_shift_ = 64 - static_cast<unsigned>(bucket_bits);
+  word_buckets_.assign((std::size_t{1} << bucket_bits) + 1, static_cast<std::uint32_t>(words));
+  std::size_t next_bucket = 0;
+  for (std::uint64_t i = 0; i < words; ++i) {
+    // Monotone even over an unsorted (corrupt) table: a bucket only ever moves forward.
+    for (const std::uint64_t bucket = word_hashes_[i] >> bucket_shift_; next_bucket <= bucket; ++next_bucket) {
+      word_buckets_[next_bucket] = static_cast<std::uint32_t>(i);
+    }
+  }
 }
 
 void KenlmTrieModel::prefetch_word(std::uint64_t word_hash) const {
-  if (word_count_ > 1) __builtin_prefetch(word_hashes_ + first_guess(word_hash));
+  __builtin_prefetch(word_buckets_.data() + (word_hash >> bucket_shift_));
 }
 
 WordId KenlmTrieModel::find_word(std::uint64_t word_hash) const {
-  const std::uint64_t* low = word_hashes_;  // the hash, if present, is in [low, high)
-  const std::uint64_t* high = word_hashes_ + (word_count_ - 1);
-  std::uint64_t low_value = 0, high_value = ~std::uint64_t{0};  // bounds of the values in [low, high)
-  for (int guess = 0; guess < 4 && low < high; ++guess) {
-    const auto width = static_cast<std::uint64_t>(high - low);
-    std::uint64_t at = guess == 0 ? first_guess(word_hash)
-                                  : static_cast<std::uint64_t>(static_cast<double>(word_hash - low_value) /
-                                                               (static_cast<double>(high_value - low_value) + 1.0) *
-                                                               static_cast<double>(width));
-    at = std::min(at, width - 1);
-    const std::uint64_t value = low[at];
-    if (value < word_hash) {
-      low_value = value;
-      low += at + 1;
-    } else if (value > word_hash) {
-      high_value = value;
-      high = low + at;
-    } else {
-      return static_cast<WordId>(low + at - word_hashes_ + 1);  // ids start at 1: <unk> is 0 and not in the table
-    }
+  const std::uint64_t bucket = word_hash >> bucket_shift_;
+  const std::uint32_t end = word_buckets_[bucket + 1];
+  for (std::uint32_t at = word_buckets_[bucket]; at < end; ++at) {
+    if (word_hashes_[at] == word_hash) return static_cast<WordId>(at + 1);  // ids start at 1: <unk> is 0 and not in the table
   }
-  const std::uint64_t* found = std::lower_bound(low, high, word_hash);
-  if (found == high || *found != word_hash) return kUnknownWord;
-  return static_cast<WordId>(found - word_hashes_ + 1);
+  return kUnknownWord;
 }
 
 void KenlmTrieModel::child_range(const Level& level, std::uint64_t index, std::uint64_t& begin, std::uint64_t& end) const {

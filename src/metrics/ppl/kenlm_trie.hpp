@@ -79,8 +79,8 @@ class KenlmTrieModel {
   const unsigned char* unigram_entry(WordId word) const { return unigrams_ + 16 * static_cast<std::size_t>(word); }
   // The children of entry `index` of `level`: [begin, end) of the order above.
   void child_range(const Level& level, std::uint64_t index, std::uint64_t& begin, std::uint64_t& end) const;
-  // Where a word's hash would be in a vocabulary of uniform hashes.
-  std::uint64_t first_guess(std::uint64_t word_hash) const;
+  // Fills word_buckets_ from the vocabulary's sorted hashes.
+  void index_word_hashes();
   // The entry of `word` among [begin, end) of `level`, or kAbsent.
   std::uint64_t find_in(const Level& level, std::uint64_t begin, std::uint64_t end, WordId word) const;
   std::uint64_t weight_offset(const Level& level, std::uint64_t index) const {
@@ -92,6 +92,8 @@ class KenlmTrieModel {
   std::vector<std::uint64_t> counts_;
   const std::uint64_t* word_hashes_ = nullptr;  // sorted, word_count_ - 1 of them
   std::uint64_t word_count_ = 0;                // ids 0 .. word_count_ - 1 (0 = <unk>)
+  std::vector<std::uint32_t> word_buckets_;     // see index_word_hashes()
+  unsigned bucket_shift_ = 63;
   const unsigned char* unigrams_ = nullptr;
   unsigned word_bits_ = 0;
   bool quantised_ = false;
