@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # evalcli ppl vs KenLM, side by side on the same data (spec: shared/specs/ppl.md §5; issue targets:
 # ARPA load at least as fast as KenLM's ARPA load, query throughput at least that of KenLM's probing
-# binary, peak memory no more than KenLM's; issue #24: on the same probing binary, evalcli's
-# load+query CPU <= query's and peak RSS no more than query's).
+# binary, peak memory no more than KenLM's; issue #24: on the same probing binary, and on the same
+# trie binary, evalcli's load+query CPU <= query's and peak RSS no more than query's).
 #
 # Usage: bench/ppl.sh EVALCLI KENLM_QUERY KENLM_BUILD_BINARY [FULL_ARPA] [RUNS]
 #   EVALCLI             e.g. build/evalcli
@@ -48,8 +48,9 @@ measure() {
 }
 
 bench_model() {  # bench_model LABEL ARPA
-  local label=$1 arpa=$2 probing="$TMP/model.probing"
+  local label=$1 arpa=$2 probing="$TMP/model.probing" trie="$TMP/model.trie"
   "$BUILD_BINARY" probing "$arpa" "$probing" > /dev/null 2>&1
+  "$BUILD_BINARY" trie "$arpa" "$trie" > /dev/null 2>&1
   local k_load k_arpa k_pload k_pquery e_load e_md5 e_query
   k_load=$(measure /dev/null "$QUERY" -v summary "$arpa")
   k_arpa=$(measure "$TMP/speed.txt" "$QUERY" -v summary "$arpa")
@@ -61,16 +62,24 @@ bench_model() {  # bench_model LABEL ARPA
   local e_pload e_pquery
   e_pload=$(measure /dev/null "$EVALCLI" ppl --lm "$probing" --kenlm-output -v summary)
   e_pquery=$(measure "$TMP/speed.txt" "$EVALCLI" ppl --lm "$probing" --kenlm-output -v summary)
-  if cmp -s <("$QUERY" "$probing" < "$TMP/speed.txt" 2>/dev/null) <("$EVALCLI" ppl --lm "$probing" --kenlm-output < "$TMP/speed.txt"); then
-    echo "$label: on the probing binary, per-word and summary output identical to query's"
-  else
-    echo "$label: on the probing binary, OUTPUT DIFFERS from query's" >&2
-    exit 1
-  fi
+  local k_tquery e_tquery
+  k_tquery=$(measure "$TMP/speed.txt" "$QUERY" -v summary "$trie")
+  e_tquery=$(measure "$TMP/speed.txt" "$EVALCLI" ppl --lm "$trie" --kenlm-output -v summary)
+  for binary in probing trie; do
+    if cmp -s <("$QUERY" "$TMP/model.$binary" < "$TMP/speed.txt" 2>/dev/null) \
+              <("$EVALCLI" ppl --lm "$TMP/model.$binary" --kenlm-output < "$TMP/speed.txt"); then
+      echo "$label: on the $binary binary, per-word and summary output identical to query's"
+    else
+      echo "$label: on the $binary binary, OUTPUT DIFFERS from query's" >&2
+      exit 1
+    fi
+  done
   awk -v label="$label" -v tokens="$TOKENS" -v kl="$k_load" -v ka="$k_arpa" -v kpl="$k_pload" -v kpq="$k_pquery" \
-      -v el="$e_load" -v em="$e_md5" -v eq="$e_query" -v epl="$e_pload" -v epq="$e_pquery" 'BEGIN {
+      -v el="$e_load" -v em="$e_md5" -v eq="$e_query" -v epl="$e_pload" -v epq="$e_pquery" \
+      -v ktq="$k_tquery" -v etq="$e_tquery" 'BEGIN {
     split(kl, KL, " "); split(ka, KA, " "); split(kpl, KPL, " "); split(kpq, KPQ, " ")
     split(el, EL, " "); split(em, EM, " "); split(eq, EQ, " "); split(epl, EPL, " "); split(epq, EPQ, " ")
+    split(ktq, KTQ, " "); split(etq, ETQ, " ")
     kq = KPQ[1] - KPL[1]; eqt = EQ[1] - EL[1]
     printf "== %s\n", label
     printf "load (ARPA)         KenLM %6.3f s  evalcli %6.3f s   time ratio evalcli/KenLM %.2f\n", KL[1], EL[1], EL[1] / KL[1]
@@ -86,6 +95,8 @@ bench_model() {  # bench_model LABEL ARPA
     printf "probing binary      load: KenLM %6.3f s  evalcli %6.3f s;  load+query: KenLM %6.3f s  evalcli %6.3f s   CPU ratio evalcli/KenLM %.2f\n",
       KPL[1], EPL[1], KPQ[1], EPQ[1], EPQ[1] / KPQ[1]
     printf "probing binary RSS  KenLM %6.1f MB  evalcli %6.1f MB   ratio evalcli/KenLM %.2f\n", KPQ[2] / 1024, EPQ[2] / 1024, EPQ[2] / KPQ[2]
+    printf "trie binary         load+query: KenLM %6.3f s  evalcli %6.3f s   CPU ratio evalcli/KenLM %.2f\n", KTQ[1], ETQ[1], ETQ[1] / KTQ[1]
+    printf "trie binary RSS     KenLM %6.1f MB  evalcli %6.1f MB   ratio evalcli/KenLM %.2f\n", KTQ[2] / 1024, ETQ[2] / 1024, ETQ[2] / KTQ[2]
   }'
 }
 
