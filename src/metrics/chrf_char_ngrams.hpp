@@ -51,8 +51,8 @@ class DenseCharNgrams {
     for (std::size_t n = 1; n <= max_order; ++n) {
       if (n > 1) distinct = extend_hypothesis(n, stride);
       for (std::size_t r = 0; r < refs.size(); ++r) {
-        if (n > 1) extend_reference(ref_ids_[r], ref_numbers_[r], n, stride);
-        out[r * max_order + n - 1] = match(ref_ids_[r], distinct);
+        count_reference(ref_ids_[r], ref_numbers_[r], n, stride, distinct);
+        out[r * max_order + n - 1] = match(ref_ids_[r].size());
       }
       clear_table();
     }
@@ -102,7 +102,7 @@ class DenseCharNgrams {
   std::uint32_t extend_hypothesis(std::size_t n, std::size_t stride) {
     const std::size_t count = hyp_numbers_.size() >= n ? hyp_numbers_.size() - n + 1 : 0;
     hyp_ids_.resize(count);
-    touched_.resize(count);
+    if (touched_.size() < count) touched_.resize(count);  // only grows: no zero-filling per order
     std::uint32_t* const table = table_.data();
     std::uint32_t next_id = 1;
     std::size_t touched = 0;
@@ -117,33 +117,45 @@ class DenseCharNgrams {
       next_id += is_new;
       hyp_ids_[i] = id;
     }
-    touched_.resize(touched);
+    touched_count_ = touched;
     return next_id - 1;
   }
-  // The same for a reference, only reading the table (0: the hypothesis lacks it).
-  void extend_reference(std::vector<std::uint32_t>& ids, const std::vector<std::uint32_t>& numbers, std::size_t n,
-                        std::size_t stride) const {
+  // The same for a reference, only reading the table (0: the hypothesis lacks
+  // it), and its n-grams counted by id into ref_counts_ (ids 1..distinct).
+  // Order 1's ids are the character numbers already.
+  void count_reference(std::vector<std::uint32_t>& ids, const std::vector<std::uint32_t>& numbers, std::size_t n,
+                       std::size_t stride, std::uint32_t distinct) {
+    ref_counts_.assign(distinct + std::size_t{1}, 0);
     const std::size_t count = numbers.size() >= n ? numbers.size() - n + 1 : 0;
     ids.resize(count);
-    for (std::size_t i = 0; i < count; ++i) ids[i] = table_[ids[i] * stride + numbers[i + n - 1]];
+    std::uint32_t* const counts = ref_counts_.data();
+    if (n == 1) {
+      for (const std::uint32_t id : ids) ++counts[id];
+    } else {
+      for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t id = table_[ids[i] * stride + numbers[i + n - 1]];
+        ids[i] = id;
+        ++counts[id];
+      }
+    }
+    counts[0] = 0;
   }
-  // The counts of one order, from the current ids (1..distinct; a reference's 0 is absent).
-  NgramCounts match(const std::vector<std::uint32_t>& ref_ids, std::uint32_t distinct) {
-    ref_counts_.assign(distinct + std::size_t{1}, 0);
-    for (const std::uint32_t id : ref_ids) ++ref_counts_[id];
-    ref_counts_[0] = 0;
+  // The counts of one order from the hypothesis's current ids and ref_counts_
+  // (a reference of `ref_ngrams` n-grams of this order).
+  NgramCounts match(std::size_t ref_ngrams) {
+    std::uint32_t* const counts = ref_counts_.data();
     std::size_t matched = 0;
     for (const std::uint32_t id : hyp_ids_) {  // without a branch, as above
-      const std::uint32_t left = ref_counts_[id];
+      const std::uint32_t left = counts[id];
       const std::uint32_t used = left > 0 ? 1 : 0;
-      ref_counts_[id] = left - used;
+      counts[id] = left - used;
       matched += used;
     }
-    return {hyp_ids_.size(), ref_ids.size(), matched};
+    return {hyp_ids_.size(), ref_ngrams, matched};
   }
   void clear_table() {
-    for (const std::size_t at : touched_) table_[at] = 0;
-    touched_.clear();
+    for (std::size_t i = 0; i < touched_count_; ++i) table_[touched_[i]] = 0;
+    touched_count_ = 0;
   }
 
   std::vector<std::uint32_t> direct_;                       // code point -> number (0: none)
@@ -152,7 +164,8 @@ class DenseCharNgrams {
   std::vector<std::uint32_t> hyp_numbers_, hyp_ids_;
   std::vector<std::vector<std::uint32_t>> ref_numbers_, ref_ids_;
   std::vector<std::uint32_t> table_, ref_counts_;
-  std::vector<std::size_t> touched_;
+  std::vector<std::size_t> touched_;  // the first touched_count_ are the slots written this order
+  std::size_t touched_count_ = 0;
 };
 
 }  // namespace evalcli::detail
