@@ -28,7 +28,7 @@ ShortestDecimal shortest_decimal_of(T value) {
   decimal.negative = sci.front() == '-';
   const auto e_pos = sci.find('e');
   for (char c : sci.substr(decimal.negative ? 1 : 0, e_pos - (decimal.negative ? 1 : 0))) {
-    if (c != '.') decimal.digits.push_back(c);
+    if (c != '.') decimal.digit_buffer[decimal.digit_count++] = c;
   }
   // to_chars writes no terminating NUL: parse the exponent within the view ("+01" -> 1)
   const std::size_t exponent_start = e_pos + (sci[e_pos + 1] == '+' ? 2 : 1);
@@ -44,8 +44,10 @@ ShortestDecimal shortest_decimal(float value) { return shortest_decimal_of(value
 std::string python_float_repr(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  const auto [negative, digits, exponent] = shortest_decimal(value);
-  const std::string sign = negative ? "-" : "";
+  const ShortestDecimal decimal = shortest_decimal(value);
+  const std::string digits(decimal.digits());
+  const int exponent = decimal.exponent;
+  const std::string sign = decimal.negative ? "-" : "";
   if (exponent >= -5 + 1 && exponent < 16) {  // Python: -4 <= exponent < 16 -> fixed
     std::string out;
     if (exponent >= 0) {

@@ -9,21 +9,21 @@ using evalcli::shortest_decimal;
 TEST_CASE("shortest_decimal splits sign, shortest digits and exponent", "[format]") {
   const auto tenth = shortest_decimal(0.1);
   CHECK_FALSE(tenth.negative);
-  CHECK(tenth.digits == "1");
+  CHECK(tenth.digits() == "1");
   CHECK(tenth.exponent == -1);
 
   const auto negative = shortest_decimal(-1234.5);
   CHECK(negative.negative);
-  CHECK(negative.digits == "12345");
+  CHECK(negative.digits() == "12345");
   CHECK(negative.exponent == 3);
 
   // float keeps float's shortest digits, not those of the widened double
   const auto single = shortest_decimal(0.1F);
-  CHECK(single.digits == "1");
+  CHECK(single.digits() == "1");
   CHECK(single.exponent == -1);
-  CHECK(shortest_decimal(static_cast<double>(0.1F)).digits.size() > 1);
+  CHECK(shortest_decimal(static_cast<double>(0.1F)).digits().size() > 1);
 
-  CHECK(shortest_decimal(0.0).digits == "0");
+  CHECK(shortest_decimal(0.0).digits() == "0");
   CHECK(shortest_decimal(-0.0).negative);
 }
 

@@ -1,14 +1,15 @@
 // KenLM prints numbers with double-conversion's ToShortest/ToShortestSingle
 // (util/float_to_string): shortest round-trip digits, decimal notation when
 // the decimal exponent is in [-6, 21), otherwise d.ddde<exp>. std::to_chars
-// gives the same shortest digits; only the layout is KenLM's. Written into a
-// stack buffer without a std::string in between: `ppl --kenlm-output` prints
-// one number per word.
+// gives the same shortest digits (shortest_decimal); only the layout is
+// KenLM's. Written into a stack buffer without a std::string in between:
+// `ppl --kenlm-output` prints one number per word.
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <string>
 
+#include "evalcli/core/format.hpp"
 #include "evalcli/metrics/ppl.hpp"
 
 namespace evalcli::ppl {
@@ -27,34 +28,26 @@ char* put_zeros(char* at, int count) {
 // Writes KenLM's text of a finite `value` at `out` (room for 64 characters) and returns its end.
 template <class T>
 char* write_finite(char* out, T value) {
-  char sci[64];  // "-3.8368523e+01": shortest round-trip digits in scientific notation
-  const char* const sci_end = std::to_chars(sci, sci + sizeof sci, value, std::chars_format::scientific).ptr;
-  const char* p = sci;
-  if (*p == '-') *out++ = *p++;
-  char digits[40];
-  int count = 0;
-  for (; *p != 'e'; ++p) {
-    if (*p != '.') digits[count++] = *p;
-  }
-  int exponent = 0;
-  std::from_chars(p + (p[1] == '+' ? 2 : 1), sci_end, exponent);
-  const std::string_view all(digits, static_cast<std::size_t>(count));
-  if (all == "0") return put(out, "0");  // zero (and negative zero) print as "0" / "-0"
-  const int point = exponent + 1;      // value = 0.d1d2... * 10^point
+  const ShortestDecimal decimal = shortest_decimal(value);
+  const std::string_view digits = decimal.digits();
+  const auto count = static_cast<int>(digits.size());
+  if (decimal.negative) *out++ = '-';
+  if (digits == "0") return put(out, "0");  // zero (and negative zero) print as "0" / "-0"
+  const int point = decimal.exponent + 1;  // value = 0.d1d2... * 10^point
   if (point > -6 && point <= 21) {
-    if (point <= 0) return put(put_zeros(put(out, "0."), -point), all);
-    if (point >= count) return put_zeros(put(out, all), point - count);
-    out = put(out, all.substr(0, static_cast<std::size_t>(point)));
+    if (point <= 0) return put(put_zeros(put(out, "0."), -point), digits);
+    if (point >= count) return put_zeros(put(out, digits), point - count);
+    out = put(out, digits.substr(0, static_cast<std::size_t>(point)));
     *out++ = '.';
-    return put(out, all.substr(static_cast<std::size_t>(point)));
+    return put(out, digits.substr(static_cast<std::size_t>(point)));
   }
   *out++ = digits[0];
   if (count > 1) {
     *out++ = '.';
-    out = put(out, all.substr(1));
+    out = put(out, digits.substr(1));
   }
   *out++ = 'e';
-  return std::to_chars(out, out + 8, exponent).ptr;
+  return std::to_chars(out, out + 8, decimal.exponent).ptr;
 }
 
 template <class T>
