@@ -62,20 +62,19 @@ void append_shortest(std::string& out, T value) {
   }
 }
 
+template <class T>
+std::string shortest(T value) {
+  std::string out;
+  append_shortest(out, value);
+  return out;
+}
+
 }  // namespace
 
 void append_kenlm_number(std::string& out, float value) { append_shortest(out, value); }
 void append_kenlm_number(std::string& out, double value) { append_shortest(out, value); }
 
-std::string kenlm_number(float value) {
-  std::string out;
-  append_kenlm_number(out, value);
-  return out;
-}
-std::string kenlm_number(double value) {
-  std::string out;
-  append_kenlm_number(out, value);
-  return out;
-}
+std::string kenlm_number(float value) { return shortest(value); }
+std::string kenlm_number(double value) { return shortest(value); }
 
 }  // namespace evalcli::ppl
