@@ -115,7 +115,7 @@ TEST_CASE("KenLM numbers read back exactly, in either layout", "[ppl][format]") 
     CHECK(std::signbit(back) == std::signbit(value));
     const double magnitude = std::fabs(static_cast<double>(value));
     const bool decimal = magnitude == 0 || (magnitude >= 1e-6 && magnitude < 1e21);
-    if (text.find('e') == std::string::npos != decimal) FAIL_CHECK("layout of " << text);
+    if ((text.find('e') == std::string::npos) != decimal) FAIL_CHECK("layout of " << text);
     std::string appended = "x=";
     ppl::append_kenlm_number(appended, value);
     CHECK(appended == "x=" + text);
