@@ -54,9 +54,14 @@ class JoinTokens {
   explicit JoinTokens(char32_t* out) : begin_(out), out_(out) {}
   EVALCLI_INLINE void put(char32_t c) {
     if (splits_tokens(c)) {
-      in_token_ = false;
-      return;
+      blank();
+    } else {
+      put_word_char(c);
     }
+  }
+  // put() of a character known to be whitespace, or known not to be.
+  EVALCLI_INLINE void blank() { in_token_ = false; }
+  EVALCLI_INLINE void put_word_char(char32_t c) {
     if (!in_token_ && out_ != begin_) *out_++ = U' ';
     in_token_ = true;
     *out_++ = c;
@@ -72,15 +77,22 @@ class JoinTokens {
 
 // JoinTokens that also records each token's place and TextHash as it writes
 // it, so that the caller needs no second pass to split and hash the output.
-// A token is recorded when the next one starts, or at finish().
+// A token is recorded when the next one starts, or at finish(). Its state is
+// a few words, all inlined: run_rules' fast path works on a copy of it held in
+// registers.
 class JoinAndLocateTokens {
  public:
-  JoinAndLocateTokens(char32_t* out, std::vector<TokenSpan>& tokens) : begin_(out), out_(out), tokens_(tokens) {}
+  JoinAndLocateTokens(char32_t* out, std::vector<TokenSpan>& tokens) : begin_(out), out_(out), tokens_(&tokens) {}
   EVALCLI_INLINE void put(char32_t c) {
     if (splits_tokens(c)) {
-      in_token_ = false;
-      return;
+      blank();
+    } else {
+      put_word_char(c);
     }
+  }
+  // put() of a character known to be whitespace, or known not to be.
+  EVALCLI_INLINE void blank() { in_token_ = false; }
+  EVALCLI_INLINE void put_word_char(char32_t c) {
     if (!in_token_) start_token();
     in_token_ = true;
     *out_++ = c;
@@ -92,7 +104,7 @@ class JoinAndLocateTokens {
   std::size_t size() const { return static_cast<std::size_t>(out_ - begin_); }
 
  private:
-  void start_token() {
+  EVALCLI_INLINE void start_token() {
     if (out_ != begin_) {
       end_token();
       *out_++ = U' ';
@@ -100,16 +112,16 @@ class JoinAndLocateTokens {
     token_start_ = out_;
     hash_ = text::TextHash();
   }
-  void end_token() {
-    tokens_.push_back({static_cast<std::uint32_t>(token_start_ - begin_),
-                       static_cast<std::uint32_t>(out_ - token_start_), hash_.value()});
+  EVALCLI_INLINE void end_token() {
+    tokens_->push_back({static_cast<std::uint32_t>(token_start_ - begin_),
+                        static_cast<std::uint32_t>(out_ - token_start_), hash_.value()});
   }
 
   char32_t* begin_;
   char32_t* out_;
   char32_t* token_start_ = nullptr;
   text::TextHash hash_;
-  std::vector<TokenSpan>& tokens_;
+  std::vector<TokenSpan>* tokens_;
   bool in_token_ = false;
 };
 
@@ -217,24 +229,35 @@ class PadSymbols {
 };
 
 // What the fast path of run_rules does with a character (see there).
-enum class FastKind : unsigned char { passive, symbol, other };
-
-// Passive: characters that no rule reacts to when they follow such a character:
-// not padded (not a symbol), not a digit, not '.' or ','. '\n' counts as other
-// so that the tokenizer can stop at it (it needs the line's replacements).
+//  - word: no rule reacts to it (not padded, not a digit, '.' or ','), and
+//    str.split() keeps it;
+//  - blank: whitespace no rule reacts to, and ' ' (padding it only adds blanks);
+//  - symbol: padded with spaces (every symbol but ' ');
+//  - other: the fast path stops: digits, '.', ',', and '\n' (so that the
+//    tokenizer can stop at it: it needs the line's replacements), and with
+//    kStopAtReplacements '<' and '&' as well.
+enum class FastKind : unsigned char { word, blank, symbol, other };
+template <bool kStopAtReplacements>
 constexpr FastKind fast_kind_slow(char32_t c) {
-  if (kSymbols.contains(c)) return FastKind::symbol;
   if (is_digit(c) || is_period_or_comma(c) || c == U'\n') return FastKind::other;
-  return FastKind::passive;
+  if (kStopAtReplacements && (c == U'<' || c == U'&')) return FastKind::other;
+  if (text::is_space(c)) return FastKind::blank;
+  return kSymbols.contains(c) ? FastKind::symbol : FastKind::word;
 }
+template <bool kStopAtReplacements>
 struct FastKindTable {
   FastKind kinds[128] = {};
   constexpr FastKindTable() {
-    for (char32_t c = 0; c < 128; ++c) kinds[c] = fast_kind_slow(c);
+    for (char32_t c = 0; c < 128; ++c) kinds[c] = fast_kind_slow<kStopAtReplacements>(c);
   }
 };
-constexpr FastKindTable kFastKinds;
-EVALCLI_INLINE FastKind fast_kind(char32_t c) { return c >= 0x80 ? FastKind::passive : kFastKinds.kinds[c]; }
+template <bool kStopAtReplacements>
+constexpr FastKindTable<kStopAtReplacements> kFastKinds;
+template <bool kStopAtReplacements>
+EVALCLI_INLINE FastKind fast_kind(char32_t c) {
+  if (c < 0x80) return kFastKinds<kStopAtReplacements>.kinds[c];
+  return c >= 0x85 && text::is_space(c) ? FastKind::blank : FastKind::word;
+}
 
 #undef EVALCLI_INLINE
 
@@ -258,29 +281,36 @@ std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, Join&
     // Fast path, for the state in which only the first pair rule holds a
     // character h, and h is neither '.' nor ',' (nor a digit: that rule never
     // holds one). In it, pad.put(c) does the following, and the state stays:
-    //  - c passive: h goes through the other rules unchanged to the join, and
-    //    the rule holds c;
+    //  - c a word character or blank: h goes through the other rules unchanged
+    //    to the join, and the rule holds c;
     //  - c a symbol (" c " after padding): h, ' ' and c reach the join, and the
     //    rule holds the second ' '.
+    // Whether h is blank is known from its class, so the join is not asked.
     if (after.has_pending() && !before.has_pending() && !dash.has_pending() &&
         !is_period_or_comma(after.pending())) {
       char32_t held = after.pending();
+      bool held_blank = splits_tokens(held);
+      Join fast_join = join;  // a local copy: its state stays in registers
       for (; p != end; ++p) {
         const char32_t c = *p;
-        const FastKind kind = fast_kind(c);
+        const FastKind kind = fast_kind<kStopAtReplacements>(c);
         if (kind == FastKind::other) break;
-        if constexpr (kStopAtReplacements) {
-          if (c == U'<' || c == U'&') break;
+        if (held_blank) {
+          fast_join.blank();
+        } else {
+          fast_join.put_word_char(held);
         }
-        join.put(held);
         if (kind == FastKind::symbol) {
-          join.put(U' ');
-          join.put(c);
+          fast_join.blank();
+          fast_join.put_word_char(c);
           held = U' ';
+          held_blank = true;
         } else {
           held = c;
+          held_blank = kind == FastKind::blank;
         }
       }
+      join = fast_join;
       after.set_pending(held);
       if (p == end) break;
     }

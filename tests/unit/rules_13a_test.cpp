@@ -91,13 +91,14 @@ std::u32string plain_13a(std::u32string line) {
 }  // namespace
 
 TEST_CASE("13a tokenizer equals a plain reference on random Unicode text", "[tokenizer][13a]") {
-  // Python whitespace beyond ASCII (U+0085, U+00A0, U+3000, U+2009, \x1c),
-  // non-ASCII letters, digits that are not [0-9] (U+0660), entities and <skipped>,
+  // Python whitespace beyond ASCII (U+0085, U+00A0, U+3000, U+2009, U+1680, U+202F, \x1c),
+  // non-ASCII letters, words, digits that are not [0-9] (U+0660), entities and <skipped>,
   // so that both the fast path and the replacements path run.
   const std::vector<std::u32string> pieces = {
       U"a", U"b", U"\u00e4", U"\u4e2d", U"\U0001F600", U"0", U"9", U"\u0660", U".", U",", U"-", U" ", U"\t",
       U"\n", U"\x0b", U"\x1c", U"\x7f", U"\u0085", U"\u00a0", U"\u3000", U"\u2009", U"'", U"&", U"(", U"/",
-      U"$", U"<", U";", U"\"", U"~", U"&amp;", U"&quot;", U"&lt;", U"<skipped>", U"-\n"};
+      U"$", U"<", U";", U"\"", U"~", U"&amp;", U"&quot;", U"&lt;", U"<skipped>", U"-\n", U"\u1680", U"\u202f",
+      U"Haus", U"Stra\u00dfe"};
   std::mt19937 random(20261130);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
   std::uniform_int_distribution<int> length(0, 16);
