@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "evalcli/metrics/ppl.hpp"
+#include "metrics/ppl/kenlm_binary.hpp"
 #include "support/test_support.hpp"
 
 using evalcli::test::read_file;
@@ -271,4 +272,33 @@ TEST_CASE("KenLM binary: a vocabulary id beyond the unigrams is an input error a
   const auto r = run_cli({"ppl", "--lm", file.path()}, "the\n");
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::Contains("corrupt KenLM binary: word id 1000000"));
+}
+
+TEST_CASE("murmur_hash64a gives KenLM's vocabulary hashes", "[ppl][kenlm-binary]") {
+  // KenLM's util::MurmurHash64A(word, strlen(word), 0), printed by a program
+  // built against its util/murmur_hash.cc (kpu/kenlm):
+  //   g++ -O2 -I$KENLM -o mh mh.cc $KENLM/util/murmur_hash.cc
+  // where mh.cc prints the hash of each argument. Every tail length 0-7, with and without whole blocks.
+  const std::vector<std::pair<std::string, std::uint64_t>> expected = {
+      {"", 0x0000000000000000ULL},
+      {"a", 0x071717d2d36b6b11ULL},
+      {"ab", 0x62be85b2fe53d1f8ULL},
+      {"abc", 0x9cc9c33498a95efbULL},
+      {"abcd", 0xec1044c45cc5097aULL},
+      {"abcde", 0x1182974836d6dbb7ULL},
+      {"abcdef", 0xb78e3425fc996779ULL},
+      {"abcdefg", 0x241aa52b0a62005dULL},
+      {"abcdefgh", 0xafdb0257ff41aa98ULL},
+      {"abcdefghi", 0xc9b9d84356146ac2ULL},
+      {"abcdefghijklmno", 0xfdaac8a629dcd46aULL},
+      {"abcdefghijklmnop", 0xd41a085973d213baULL},
+      {"Stra\xc3\x9f" "e", 0xd43ba3cfa693fb53ULL},
+      {"</s>", 0x6be0737df1f76c0aULL},
+      {"<unk>", 0xea91e7561f5b392bULL},
+      {"word-with-hyphens", 0x80c0a0fcb5cc6247ULL},
+  };
+  for (const auto& [word, hash] : expected) {
+    INFO("word: " << word);
+    CHECK(evalcli::ppl::murmur_hash64a(word) == hash);
+  }
 }

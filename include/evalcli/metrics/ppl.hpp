@@ -62,21 +62,6 @@ class NgramModel {
   WordId index(std::string_view word) const;
   // index() of every word, appended to `out` (the look-ups overlap their cache misses).
   void index_all(std::span<const std::string_view> words, std::vector<WordId>& out) const;
-  // Hash keys of the n-grams that end with words.back() and extend to the left
-  // over the words before it (at most order()-1 of them): keys[i] is the key of
-  // the (i+2)-gram. Their table slots are prefetched, so that a score() of
-  // that word a little later finds them in the cache.
-  struct NgramKeys {
-    std::uint64_t keys[kMaxOrder];
-    // The longest state the word can leave, where the look-ups tell (a trie
-    // walk stops at the first n-gram absent): the next word's prepare() needs
-    // no longer history. kMaxOrder when unknown (hashed keys are not looked up).
-    std::size_t next_context_limit = kMaxOrder;
-  };
-  // `context_limit`: the previous word's next_context_limit. As KenLM's walk,
-  // which stops at the end of its state: past it the n-gram cannot exist,
-  // and a trie would search for it in vain.
-  void prepare(std::span<const WordId> words, NgramKeys& keys, std::size_t context_limit = kMaxOrder) const;
   WordId begin_sentence() const { return begin_sentence_; }
   WordId end_sentence() const { return end_sentence_; }
 
@@ -96,8 +81,12 @@ class NgramModel {
   State begin_sentence_state() const;  // (<s>)
   State null_context_state() const { return {}; }
   WordScore score(const State& in, WordId word, State& out) const;
-  // The same with the keys from prepare() over the words of `in` then `word`.
-  WordScore score(const State& in, WordId word, const NgramKeys& keys, State& out) const;
+  // score() of ids[first], ids[first + 1], ... in turn, from `start` (the state
+  // after ids[0..first)): scores[k] for ids[first + k]. The n-gram slots of a
+  // word are prefetched a few words before it is scored, so that the cache
+  // misses of several words overlap.
+  void score_words(std::span<const WordId> ids, std::size_t first, const State& start,
+                   std::vector<WordScore>& scores) const;
 
   class Impl;
 

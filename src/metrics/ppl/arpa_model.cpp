@@ -735,8 +735,23 @@ void index_words(const Search& search, std::span<const std::string_view> words, 
   }
 }
 
+// Hash keys of the n-grams that end with a word and extend to the left over
+// the words before it (at most order()-1 of them): keys[i] is the key of the
+// (i+2)-gram. prepare_keys() prefetches their table slots, so that the word's
+// score_state() a little later finds them in the cache.
+struct NgramKeys {
+  std::uint64_t keys[kMaxOrder];
+  // The longest state the word can leave, where the look-ups tell (a trie
+  // walk stops at the first n-gram absent): the next word's prepare_keys()
+  // needs no longer history. kMaxOrder when unknown (hashed keys are not looked up).
+  std::size_t next_context_limit = kMaxOrder;
+};
+
+// `context_limit`: the previous word's next_context_limit. As KenLM's walk,
+// which stops at the end of its state: past it the n-gram cannot exist,
+// and a trie would search for it in vain.
 template <class Search>
-void prepare_keys(const Search& search, std::span<const WordId> words, NgramModel::NgramKeys& keys,
+void prepare_keys(const Search& search, std::span<const WordId> words, NgramKeys& keys,
                   std::size_t context_limit) {
   keys.next_context_limit = kMaxOrder;
   if (words.empty()) return;
@@ -802,14 +817,14 @@ NgramModel::State begin_state(const Search& search, WordId begin_sentence) {
 }
 
 template <class Search>
-void fold_state_keys(const Search& search, const NgramModel::State& in, WordId word, NgramModel::NgramKeys& keys) {
+void fold_state_keys(const Search& search, const NgramModel::State& in, WordId word, NgramKeys& keys) {
   std::uint64_t key = search.start_key(word);
   for (std::size_t i = 0; i < in.length; ++i) keys.keys[i] = key = search.fold(key, in.words[i]);
 }
 
 template <class Search>
 WordScore score_state(const Search& search, const NgramModel::State& in, WordId word,
-                      const NgramModel::NgramKeys& ngram_keys, NgramModel::State& out) {
+                      const NgramKeys& ngram_keys, NgramModel::State& out) {
   const std::size_t keep = static_cast<std::size_t>(search.order() - 1);
   const ProbBackoff unigram = search.unigram(word);
   float prob = unigram.prob;
@@ -843,6 +858,34 @@ WordScore score_state(const Search& search, const NgramModel::State& in, WordId 
   prob = add_backoffs(prob, in.backoffs, real_length, any_length, length);
   out.length = std::min(any_length, keep);
   return {prob, static_cast<unsigned>(any_length)};
+}
+
+// NgramModel::score_words() with one model's look-ups, all inlined.
+template <class Search>
+void score_words_with(const Search& search, std::span<const WordId> ids, std::size_t first,
+                      const NgramModel::State& start, std::vector<WordScore>& scores) {
+  scores.resize(ids.size() - first);
+  // Keys of the word being scored and of the next kAhead ones, in a ring:
+  // their table slots are prefetched kAhead words before they are read (one
+  // word ahead is shorter than a cache miss on this path).
+  constexpr std::size_t kAhead = 3;
+  constexpr std::size_t kRing = 4;  // > kAhead, a power of two
+  NgramKeys keys[kRing];
+  // Each word's history is bounded by what the previous word's keys found (prepared just before it).
+  const auto prepare = [&](std::size_t j) {
+    const std::size_t limit = j == first ? kMaxOrder : keys[(j - 1 - first) % kRing].next_context_limit;
+    prepare_keys(search, ids.first(j + 1), keys[(j - first) % kRing], limit);
+  };
+  for (std::size_t j = first; j < std::min(first + kAhead, ids.size()); ++j) prepare(j);
+  // Two states used in turn (a State is a few hundred bytes: not copied per word).
+  NgramModel::State states[2];
+  states[0] = start;
+  int current = 0;
+  for (std::size_t j = first; j < ids.size(); ++j) {
+    if (j + kAhead < ids.size()) prepare(j + kAhead);
+    scores[j - first] = score_state(search, states[current], ids[j], keys[(j - first) % kRing], states[current ^ 1]);
+    current ^= 1;
+  }
 }
 
 }  // namespace
@@ -898,10 +941,6 @@ void NgramModel::index_all(std::span<const std::string_view> words, std::vector<
   with_search([&](const auto& search) { index_words(search, words, out); });
 }
 
-void NgramModel::prepare(std::span<const WordId> words, NgramKeys& keys, std::size_t context_limit) const {
-  with_search([&](const auto& search) { prepare_keys(search, words, keys, context_limit); });
-}
-
 WordScore NgramModel::score(std::span<const WordId> history, WordId word) const {
   return with_search([&](const auto& search) { return score_history(search, history, word); });
 }
@@ -918,8 +957,9 @@ WordScore NgramModel::score(const State& in, WordId word, State& out) const {
   });
 }
 
-WordScore NgramModel::score(const State& in, WordId word, const NgramKeys& ngram_keys, State& out) const {
-  return with_search([&](const auto& search) { return score_state(search, in, word, ngram_keys, out); });
+void NgramModel::score_words(std::span<const WordId> ids, std::size_t first, const State& start,
+                             std::vector<WordScore>& scores) const {
+  with_search([&](const auto& search) { score_words_with(search, ids, first, start, scores); });
 }
 
 }  // namespace evalcli::ppl

@@ -62,15 +62,17 @@ T read_at(std::string_view bytes, std::size_t offset) {
   return value;
 }
 
-std::uint64_t load_u64(const unsigned char* p) {
-  std::uint64_t value;
-  std::memcpy(&value, p, sizeof value);
-  return value;
-}
-float load_float(const unsigned char* p) {
-  float value;
-  std::memcpy(&value, p, sizeof value);
-  return value;
+// The 1-7 bytes at `p` as a little-endian number (MurmurHash64A's tail):
+// two overlapping 4-byte loads, or three single bytes, never past the end.
+std::uint64_t load_tail(const unsigned char* p, std::size_t n) {
+  if (n >= 4) {
+    std::uint32_t low, high;
+    std::memcpy(&low, p, sizeof low);
+    std::memcpy(&high, p + n - 4, sizeof high);
+    return low | (static_cast<std::uint64_t>(high) << (8 * (n - 4)));  // the overlap has equal bytes
+  }
+  return static_cast<std::uint64_t>(p[0]) | (static_cast<std::uint64_t>(p[n / 2]) << (8 * (n / 2))) |
+         (static_cast<std::uint64_t>(p[n - 1]) << (8 * (n - 1)));
 }
 
 }  // namespace
@@ -90,35 +92,22 @@ std::uint64_t murmur_hash64a(std::string_view bytes, std::uint64_t seed) {
   std::uint64_t h = seed ^ (length * m);
   const std::size_t blocks = length / 8;
   for (std::size_t i = 0; i < blocks; ++i) {
-    std::uint64_t k = load_u64(data + 8 * i);  // little-endian, as KenLM on x86
+    std::uint64_t k = kenlm_detail::load_u64(data + 8 * i);  // little-endian, as KenLM on x86
     k *= m;
     k ^= k >> r;
     k *= m;
     h ^= k;
     h *= m;
   }
-  const unsigned char* tail = data + 8 * blocks;
   const std::size_t rest = length & 7;
   if (rest != 0) {
-    for (std::size_t i = rest; i-- > 0;) h ^= static_cast<std::uint64_t>(tail[i]) << (8 * i);
+    h ^= load_tail(data + 8 * blocks, rest);
     h *= m;
   }
   h ^= h >> r;
   h *= m;
   h ^= h >> r;
   return h;
-}
-
-const unsigned char* KenlmProbingModel::Table::find(std::uint64_t key) const {
-  std::uint64_t slot = bucket_of(key);
-  for (std::uint64_t probes = 0; probes < buckets(); ++probes) {
-    const unsigned char* entry = begin + slot * entry_size;
-    const std::uint64_t got = load_u64(entry);
-    if (got == key) return entry;
-    if (got == 0) return nullptr;
-    if (++slot == buckets()) slot = 0;
-  }
-  return nullptr;
 }
 
 io::MappedFile map_kenlm_binary(const std::string& path) {
@@ -218,7 +207,7 @@ KenlmProbingModel::KenlmProbingModel(io::MappedFile file, const KenlmHeader& hea
 void KenlmProbingModel::check_vocabulary_ids() const {
   for (std::uint64_t slot = 0; slot < vocab_.buckets(); ++slot) {
     const unsigned char* entry = vocab_.begin + slot * vocab_.entry_size;
-    if (load_u64(entry) == 0) continue;
+    if (kenlm_detail::load_u64(entry) == 0) continue;
     std::uint32_t id;
     std::memcpy(&id, entry + 8, sizeof id);
     if (id >= word_bound_) {
@@ -227,41 +216,5 @@ void KenlmProbingModel::check_vocabulary_ids() const {
   }
 }
 
-WordId KenlmProbingModel::find_word(std::uint64_t word_hash) const {
-  const unsigned char* entry = vocab_.find(word_hash);
-  if (entry == nullptr) return kUnknownWord;
-  std::uint32_t id;
-  std::memcpy(&id, entry + 8, sizeof id);
-  return id;  // below word_bound_ (check_vocabulary_ids)
-}
-
-void KenlmProbingModel::prefetch_word(std::uint64_t word_hash) const { vocab_.prefetch(word_hash); }
-
-ProbBackoff KenlmProbingModel::unigram(WordId word) const {
-  const float* weights = unigrams_ + 2 * static_cast<std::size_t>(word);
-  return {std::copysign(weights[0], -1.0f), weights[1]};
-}
-
-bool KenlmProbingModel::find_middle(int n, std::uint64_t key, ProbBackoff& out) const {
-  const unsigned char* entry = middle_[static_cast<std::size_t>(n)].find(key);
-  if (entry == nullptr) return false;
-  out = {std::copysign(load_float(entry + 8), -1.0f), load_float(entry + 12)};
-  return true;
-}
-
-bool KenlmProbingModel::find_longest(std::uint64_t key, float& prob) const {
-  const unsigned char* entry = longest_.find(key);
-  if (entry == nullptr) return false;
-  prob = load_float(entry + 8);  // stored with its sign bit set: a longest n-gram never extends left
-  return true;
-}
-
-void KenlmProbingModel::prefetch(int n, std::uint64_t key) const {
-  if (n == order_) {
-    longest_.prefetch(key);
-  } else {
-    middle_[static_cast<std::size_t>(n)].prefetch(key);
-  }
-}
 
 }  // namespace evalcli::ppl

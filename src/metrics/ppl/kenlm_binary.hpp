@@ -14,7 +14,9 @@
 //   longest  probing table of {key, prob}
 //   words    optional "<unk>\0word\0..." (not needed to score)
 // Probing tables: bucket = key % buckets, linear probing, key 0 = empty.
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +26,19 @@
 #include "evalcli/metrics/ppl.hpp"
 
 namespace evalcli::ppl {
+
+namespace kenlm_detail {
+inline std::uint64_t load_u64(const unsigned char* p) {
+  std::uint64_t value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+inline float load_float(const unsigned char* p) {
+  float value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+}  // namespace kenlm_detail
 
 // True if `path` starts with KenLM's binary magic (any version, complete or not).
 bool looks_like_kenlm_binary(const std::string& path);
@@ -81,18 +96,46 @@ class KenlmProbingModel {
     return (key * 8978948897894561157ULL) ^ ((static_cast<std::uint64_t>(word) + 1) * 17894857484156487943ULL);
   }
 
+  // The look-ups below are defined here, in the header, so that the scoring
+  // loop (arpa_model.cpp) inlines them: a word costs several of them.
+
   // The id of a word's hash, or kUnknownWord (always below the unigrams' count: checked at load).
-  WordId find_word(std::uint64_t word_hash) const;
-  void prefetch_word(std::uint64_t word_hash) const;
+  WordId find_word(std::uint64_t word_hash) const {
+    const unsigned char* entry = vocab_.find(word_hash);
+    if (entry == nullptr) return kUnknownWord;
+    std::uint32_t id;
+    std::memcpy(&id, entry + 8, sizeof id);
+    return id;  // below word_bound_ (check_vocabulary_ids)
+  }
+  void prefetch_word(std::uint64_t word_hash) const { vocab_.prefetch(word_hash); }
 
   // The weights as KenLM reads them: probabilities with their sign bit set
   // (it marks "does not extend left" in the file).
-  ProbBackoff unigram(WordId word) const;
+  ProbBackoff unigram(WordId word) const {
+    const float* weights = unigrams_ + 2 * static_cast<std::size_t>(word);
+    return {std::copysign(weights[0], -1.0f), weights[1]};
+  }
   void prefetch_unigram(WordId word) const { __builtin_prefetch(unigrams_ + 2 * static_cast<std::size_t>(word)); }
   // n = 2 .. order - 1; false if absent.
-  bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const;
-  bool find_longest(std::uint64_t key, float& prob) const;
-  void prefetch(int n, std::uint64_t key) const;
+  bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const {
+    const unsigned char* entry = middle_[static_cast<std::size_t>(n)].find(key);
+    if (entry == nullptr) return false;
+    out = {std::copysign(kenlm_detail::load_float(entry + 8), -1.0f), kenlm_detail::load_float(entry + 12)};
+    return true;
+  }
+  bool find_longest(std::uint64_t key, float& prob) const {
+    const unsigned char* entry = longest_.find(key);
+    if (entry == nullptr) return false;
+    prob = kenlm_detail::load_float(entry + 8);  // stored with its sign bit set: a longest n-gram never extends left
+    return true;
+  }
+  void prefetch(int n, std::uint64_t key) const {
+    if (n == order_) {
+      longest_.prefetch(key);
+    } else {
+      middle_[static_cast<std::size_t>(n)].prefetch(key);
+    }
+  }
 
  private:
   // One probing table in the mapping: `buckets()` entries of `entry_size`
@@ -104,7 +147,17 @@ class KenlmProbingModel {
     std::uint64_t buckets() const { return bucket_of.divisor(); }
     // The entry with `key`, or null (a scan that meets no empty slot in a
     // whole round, which only a corrupt file has, also gives null).
-    const unsigned char* find(std::uint64_t key) const;
+    const unsigned char* find(std::uint64_t key) const {
+      std::uint64_t slot = bucket_of(key);
+      for (std::uint64_t probes = 0; probes < buckets(); ++probes) {
+        const unsigned char* entry = begin + slot * entry_size;
+        const std::uint64_t got = kenlm_detail::load_u64(entry);
+        if (got == key) return entry;
+        if (got == 0) return nullptr;
+        if (++slot == buckets()) slot = 0;
+      }
+      return nullptr;
+    }
     void prefetch(std::uint64_t key) const { __builtin_prefetch(begin + bucket_of(key) * entry_size); }
   };
 

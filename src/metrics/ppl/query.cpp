@@ -100,8 +100,8 @@ LineScore score_line(const NgramModel& model, std::span<const std::string_view> 
                      std::vector<ScoredWord>* words, bool score_end) {
   LineScore line;
   // The line's word ids, with <s> before and </s> after in sentence mode: all
-  // vocabulary look-ups first, and the n-grams of the next word are prefetched
-  // while the current one is scored (their cache misses overlap).
+  // vocabulary look-ups first, then the words scored in turn (score_words()
+  // overlaps their cache misses).
   thread_local std::vector<WordId> ids;
   ids.clear();
   const bool sentence = mode == ContextMode::sentence;
@@ -110,29 +110,11 @@ LineScore score_line(const NgramModel& model, std::span<const std::string_view> 
   const std::size_t first = ids.size();
   model.index_all(tokens, ids);
   if (with_end) ids.push_back(model.end_sentence());
-  // Two states used in turn (a State is a few hundred bytes: not copied per word).
-  NgramModel::State states[2];
-  states[0] = sentence ? model.begin_sentence_state() : model.null_context_state();
-  int current = 0;
-  const std::span<const WordId> all(ids);
-  // Keys of the word being scored and of the next kAhead ones, in a ring:
-  // their table slots are prefetched kAhead words before they are read (one
-  // word ahead is shorter than a cache miss on this path).
-  constexpr std::size_t kAhead = 3;
-  constexpr std::size_t kRing = 4;  // > kAhead, a power of two
-  NgramModel::NgramKeys keys[kRing];
-  // Each word's history is bounded by what the previous word's keys found (prepared just before it).
-  const auto prepare = [&](std::size_t j) {
-    const std::size_t limit = j == first ? kMaxOrder : keys[(j - 1 - first) % kRing].next_context_limit;
-    model.prepare(all.first(j + 1), keys[(j - first) % kRing], limit);
-  };
-  for (std::size_t j = first; j < std::min(first + kAhead, ids.size()); ++j) prepare(j);
+  thread_local std::vector<WordScore> scores;
+  model.score_words(ids, first, sentence ? model.begin_sentence_state() : model.null_context_state(), scores);
   for (std::size_t j = first; j < ids.size(); ++j) {
-    if (j + kAhead < ids.size()) prepare(j + kAhead);
-    const std::size_t now = (j - first) % kRing;
     const WordId id = ids[j];
-    const WordScore score = model.score(states[current], id, keys[now], states[current ^ 1]);
-    current ^= 1;
+    const WordScore score = scores[j - first];
     line.total += score.log10_prob;
     ++line.stats.tokens;
     const bool is_end = with_end && j + 1 == ids.size();
