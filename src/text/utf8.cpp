@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <cstring>
+
 #include "evalcli/core/error.hpp"
 
 #ifdef __SSE2__
@@ -146,6 +149,23 @@ std::string encode(std::u32string_view text) {
   std::string out;
   append(out, text);
   return out;
+}
+
+std::size_t count_code_points(std::string_view bytes) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+  std::size_t continuation = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes.data() + i, sizeof word);
+    // Bit 7 of a byte stays set where bit 7 is 1 and bit 6 (shifted into bit 7)
+    // is 0; moved to bit 0, the eight 0/1 bytes are summed by a multiply into
+    // the top byte (std::popcount is a library call without -mpopcnt).
+    const std::uint64_t ones = (word & ~(word << 1) & kHighBits) >> 7;
+    continuation += static_cast<std::size_t>((ones * 0x0101010101010101ULL) >> 56);
+  }
+  for (; i < bytes.size(); ++i) continuation += (static_cast<unsigned char>(bytes[i]) & 0xC0) == 0x80;
+  return bytes.size() - continuation;
 }
 
 }  // namespace evalcli::utf8

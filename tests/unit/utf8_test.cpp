@@ -70,3 +70,20 @@ TEST_CASE("utf8::decode equals a plain decoder on random bytes", "[utf8]") {
     REQUIRE(ours == expected);
   }
 }
+
+TEST_CASE("utf8::count_code_points equals the decoded length on random valid text", "[utf8]") {
+  // Pieces of one to four bytes, so that sequences straddle the eight-byte words.
+  const std::vector<std::string> pieces = {"a", "0123456789abcdef", " ", "\xc3\xa4", "\xe4\xb8\xad",
+                                           "\xf0\x9f\x98\x80", "\x7f", "\xdf\xbf", "\xef\xbf\xbf"};
+  std::mt19937 random(20261206);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<int> length(0, 24);
+  for (int i = 0; i < 20000; ++i) {
+    std::string bytes;
+    for (int k = length(random); k > 0; --k) bytes += pieces[pick(random)];
+    std::u32string decoded;
+    REQUIRE(evalcli::utf8::decode(bytes, decoded) == evalcli::utf8::npos);
+    INFO("bytes: " << bytes.size() << " case " << i);
+    REQUIRE(evalcli::utf8::count_code_points(bytes) == decoded.size());
+  }
+}

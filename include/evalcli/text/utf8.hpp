@@ -22,4 +22,8 @@ void append(std::string& out, char32_t code_point);
 void append(std::string& out, std::u32string_view text);
 std::string encode(std::u32string_view text);
 
+// The code points of valid UTF-8 `bytes`: its bytes less its continuation
+// bytes (10xxxxxx), counted eight bytes at a time.
+std::size_t count_code_points(std::string_view bytes);
+
 }  // namespace evalcli::utf8

@@ -13,12 +13,6 @@
 namespace evalcli::ppl {
 namespace {
 
-std::uint64_t count_code_points(std::string_view bytes) {
-  std::uint64_t n = 0;
-  for (const char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
 // Where segment `index` (0-based) stands against `range`: before it, in it, or after it.
@@ -100,7 +94,7 @@ void score_batch_line(const NgramModel& model, const ArpaCorpusOptions& options,
                           !line.kenlm_unterminated);
   PplStats& stats = line.score.stats;
   stats.bytes = line.text.size() + (line.terminated ? 1 : 0);
-  stats.chars = count_code_points(line.text) + (line.terminated ? 1 : 0);
+  stats.chars = utf8::count_code_points(line.text) + (line.terminated ? 1 : 0);
   if (line.kenlm_unterminated) {  // no total, no OOV count, no line
     stats.log10_total = 0;
     stats.oovs = 0;
