@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 #include "evalcli/text/unicode.hpp"
 
@@ -23,17 +24,16 @@ UnspacedScript script_of(char32_t c) {
   return UnspacedScript::none;
 }
 
-// 1 for ASCII letters and digits.
-constexpr std::array<unsigned char, 128> kAsciiAlnum = [] {
-  std::array<unsigned char, 128> table{};
-  for (int c = 0; c < 128; ++c) table[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  return table;
-}();
-
-// 1 for ASCII characters other than white space.
-constexpr std::array<unsigned char, 128> kAsciiNonSpace = [] {
-  std::array<unsigned char, 128> table{};
-  for (char32_t c = 0; c < 128; ++c) table[c] = !text::is_space(c);
+// Both ASCII counts of a character in one number, added with one load: 1 in
+// the low half for letters and digits, 1 in the high half for characters
+// other than white space (a line's counts stay far below 2^32).
+constexpr int kNonSpaceShift = 32;
+constexpr std::array<std::uint64_t, 128> kAsciiCounts = [] {
+  std::array<std::uint64_t, 128> table{};
+  for (char32_t c = 0; c < 128; ++c) {
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    table[c] = std::uint64_t{alnum} | (std::uint64_t{!text::is_space(c)} << kNonSpaceShift);
+  }
   return table;
 }();
 
@@ -65,10 +65,10 @@ std::string sacrebleu_tokenizer_for_language(std::string_view language, std::str
 
 void TextScan::add_line(std::u32string_view line) {
   std::size_t letters = 0, unspaced = 0, non_space = 0, non_ascii = 0;
+  std::uint64_t ascii_counts = 0;  // kAsciiCounts summed
   for (const char32_t c : line) {
     if (c < 0x80) {  // the common case: a table, not a Unicode property look-up
-      letters += kAsciiAlnum[c];
-      non_space += kAsciiNonSpace[c];
+      ascii_counts += kAsciiCounts[c];
       continue;
     }
     if (text::is_space(c)) continue;
@@ -82,6 +82,8 @@ void TextScan::add_line(std::u32string_view line) {
       case UnspacedScript::none: break;
     }
   }
+  letters += static_cast<std::size_t>(ascii_counts & 0xFFFFFFFFu);
+  non_space += static_cast<std::size_t>(ascii_counts >> kNonSpaceShift);
   ++lines_;
   letters_ += letters;
   non_space_ += non_space;
