@@ -824,7 +824,7 @@ void fold_state_keys(const Search& search, const NgramModel::State& in, WordId w
 
 template <class Search>
 [[gnu::always_inline]] inline WordScore score_state(const Search& search, const NgramModel::State& in, WordId word,
-                      const NgramKeys& ngram_keys, NgramModel::State& out) {
+                                                    const NgramKeys& ngram_keys, NgramModel::State& out) {
   const std::size_t keep = static_cast<std::size_t>(search.order() - 1);
   const ProbBackoff unigram = search.unigram(word);
   float prob = unigram.prob;

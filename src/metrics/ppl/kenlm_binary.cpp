@@ -216,5 +216,4 @@ void KenlmProbingModel::check_vocabulary_ids() const {
   }
 }
 
-
 }  // namespace evalcli::ppl

@@ -27,6 +27,8 @@
 
 namespace evalcli::ppl {
 
+// Loads from the mapped file, whose entries are packed (12-byte entries leave
+// keys unaligned). Not `detail`: that name would hide evalcli::detail here.
 namespace kenlm_detail {
 inline std::uint64_t load_u64(const unsigned char* p) {
   std::uint64_t value;
