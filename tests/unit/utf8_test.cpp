@@ -72,7 +72,8 @@ TEST_CASE("utf8::decode equals a plain decoder on random bytes", "[utf8]") {
 }
 
 TEST_CASE("utf8::count_code_points equals the decoded length on random valid text", "[utf8]") {
-  // Pieces of one to four bytes, so that sequences straddle the eight-byte words.
+  // Sequences of one to four bytes between ASCII runs of uneven length, so that
+  // they straddle the eight-byte words.
   const std::vector<std::string> pieces = {"a", "0123456789abcdef", " ", "\xc3\xa4", "\xe4\xb8\xad",
                                            "\xf0\x9f\x98\x80", "\x7f", "\xdf\xbf", "\xef\xbf\xbf"};
   std::mt19937 random(20261206);
