@@ -208,14 +208,18 @@ class SentenceStore {
   // The first `counted` sentences (an image's references) also count toward
   // the document frequencies, once per n-gram and batch: their df entries are
   // prefetched as the ids become known and updated when the batch is laid out.
-  std::uint32_t add_batch(std::span<const std::u32string_view> texts, std::size_t counted = 0) {
+  //
+  // Given a `record`, the sentences are appended to it (record_batch()) and
+  // not kept (the index returned is then the next one).
+  std::uint32_t add_batch(std::span<const std::u32string_view> texts, std::size_t counted = 0,
+                          std::string* record = nullptr) {
     word_ids_.clear();
     word_start_.assign(1, 0);
     for (const auto text : texts) {
       text::for_each_split(text, [&](std::u32string_view word) { word_ids_.push_back(table.word_id(word)); });
       word_start_.push_back(word_ids_.size());
     }
-    return add_batch_words(counted);
+    return add_batch_words(counted, record);
   }
   // The same for sentences given as word ids of `table`.
   std::uint32_t add_batch(std::span<const CaptionWords> sentences, std::size_t counted) {
@@ -225,56 +229,7 @@ class SentenceStore {
       word_ids_.insert(word_ids_.end(), words.begin(), words.end());
       word_start_.push_back(word_ids_.size());
     }
-    return add_batch_words(counted);
-  }
-  // add_batch() once the batch's words are in word_ids_ (sentence s is
-  // [word_start_[s], word_start_[s + 1])).
-  std::uint32_t add_batch_words(std::size_t counted) {
-    const std::size_t n = word_start_.size() - 1;
-    chain_.assign(word_ids_.size(), kNoPrefix);
-    // A scratch region per (sentence, order), room for each of its positions.
-    region_start_.resize(n * max_n_ + 1);
-    std::size_t total = 0;
-    for (std::size_t s = 0; s < n; ++s) {
-      for (std::size_t k = 1; k <= max_n_; ++k) {
-        region_start_[s * max_n_ + k - 1] = total;
-        total += positions(s, k);
-      }
-    }
-    region_start_[n * max_n_] = total;
-    region_ids_.resize(total);
-    region_counts_.resize(total);
-    region_new_.resize(total);
-    region_size_.assign(n * max_n_, 0);
-    region_new_size_.assign(n * max_n_, 0);
-    for (std::size_t k = 1; k <= max_n_; ++k) {
-      for (std::size_t s = 0; s < n; ++s) {
-        const std::size_t w = word_start_[s];
-        for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
-      }
-      for (std::size_t s = 0; s < n; ++s) look_up_order(s, k, s < counted);
-    }
-    // Sentence-major layout, and ranks in sentence, order, position order.
-    const auto first = static_cast<std::uint32_t>(sentences_.size());
-    const auto stamp = static_cast<std::uint32_t>(++batches_);
-    for (std::size_t s = 0; s < n; ++s) {
-      Sentence sentence;
-      sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
-      for (std::size_t k = 1; k <= max_n_; ++k) {
-        const std::size_t region = s * max_n_ + k - 1;
-        const std::size_t start = region_start_[region];
-        offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
-        ids_.insert(ids_.end(), region_ids_.begin() + static_cast<std::ptrdiff_t>(start),
-                    region_ids_.begin() + static_cast<std::ptrdiff_t>(start + region_size_[region]));
-        for (std::size_t pos = start; pos < start + region_size_[region]; ++pos) append_count(region_counts_[pos]);
-        for (std::size_t m = 0; m < region_new_size_[region]; ++m) table.assign_rank(region_new_[start + m]);
-        if (s < counted) count_document(start, region_size_[region], stamp);
-      }
-      if (max_n_ >= 2) sentence.bigrams = static_cast<long>(positions(s, 2));
-      offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
-      sentences_.push_back(sentence);
-    }
-    return first;
+    return add_batch_words(counted, nullptr);
   }
 
   std::size_t max_n() const { return max_n_; }
@@ -289,22 +244,7 @@ class SentenceStore {
     offsets_.resize(offsets_at);
     sentences_.resize(first);
   }
-  // Appends sentences [first, first + count) to `out` as save_sentences()
-  // records them: per sentence its 2-gram count, then per order the number of
-  // n-grams and their (id, count) pairs, all in native byte order.
-  void save_sentences(std::uint32_t first, std::uint32_t count, std::string& out) const {
-    for (std::uint32_t s = first; s < first + count; ++s) {
-      append(out, static_cast<std::int64_t>(sentences_[s].bigrams));
-      for (std::size_t k = 0; k < max_n_; ++k) {
-        append(out, end(s, k) - begin(s, k));
-        for (std::uint32_t pos = begin(s, k); pos < end(s, k); ++pos) {
-          append(out, ids_[pos]);
-          append(out, this->count(pos));
-        }
-      }
-    }
-  }
-  // Adds `count` sentences recorded by save_sentences() from `in` (advanced
+  // Adds `count` sentences recorded by record_batch() from `in` (advanced
   // past them) and returns the index of the first.
   std::uint32_t load_sentences(std::uint32_t count, std::string_view& in) {
     const auto first = static_cast<std::uint32_t>(sentences_.size());
@@ -314,10 +254,16 @@ class SentenceStore {
       sentence.bigrams = static_cast<long>(take<std::int64_t>(in));
       for (std::size_t k = 0; k < max_n_; ++k) {
         offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
-        for (auto n = take<std::uint32_t>(in); n > 0; --n) {
-          ids_.push_back(take<std::uint32_t>(in));
-          append_count(take<std::uint32_t>(in));
+        const auto n = take<std::uint32_t>(in);
+        constexpr std::size_t kPairBytes = 2 * sizeof(std::uint32_t);
+        if (in.size() / kPairBytes < n) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+        for (std::uint32_t i = 0; i < n; ++i) {
+          std::uint32_t pair[2];  // id, count
+          std::memcpy(pair, in.data() + i * kPairBytes, kPairBytes);
+          ids_.push_back(pair[0]);
+          append_count(pair[1]);
         }
+        in.remove_prefix(n * kPairBytes);
       }
       offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
       sentences_.push_back(sentence);
@@ -411,6 +357,104 @@ class SentenceStore {
     }
   }
 
+  // add_batch() once the batch's words are in word_ids_ (sentence s is
+  // [word_start_[s], word_start_[s + 1])).
+  std::uint32_t add_batch_words(std::size_t counted, std::string* record) {
+    look_up_batch(counted);
+    const auto first = static_cast<std::uint32_t>(sentences_.size());
+    const auto stamp = static_cast<std::uint32_t>(++batches_);
+    // Ranks and df in sentence, order, position order.
+    for (std::size_t s = 0; s + 1 < word_start_.size(); ++s) {
+      for (std::size_t k = 1; k <= max_n_; ++k) {
+        const std::size_t region = s * max_n_ + k - 1;
+        const std::size_t start = region_start_[region];
+        for (std::size_t m = 0; m < region_new_size_[region]; ++m) table.assign_rank(region_new_[start + m]);
+        if (s < counted) count_document(start, region_size_[region], stamp);
+      }
+    }
+    if (record) {
+      record_batch(*record);
+    } else {
+      keep_batch();
+    }
+    return first;
+  }
+
+  // Looks up every n-gram of the batch into its (sentence, order) region.
+  void look_up_batch(std::size_t counted) {
+    const std::size_t n = word_start_.size() - 1;
+    chain_.assign(word_ids_.size(), kNoPrefix);
+    repeated_.assign(word_ids_.size(), 1);  // order 1 searches every word
+    // A scratch region per (sentence, order), room for each of its positions.
+    region_start_.resize(n * max_n_ + 1);
+    std::size_t total = 0;
+    for (std::size_t s = 0; s < n; ++s) {
+      for (std::size_t k = 1; k <= max_n_; ++k) {
+        region_start_[s * max_n_ + k - 1] = total;
+        total += positions(s, k);
+      }
+    }
+    region_start_[n * max_n_] = total;
+    region_ids_.resize(total);
+    region_counts_.resize(total);
+    region_new_.resize(total);
+    region_size_.assign(n * max_n_, 0);
+    region_new_size_.assign(n * max_n_, 0);
+    for (std::size_t k = 1; k <= max_n_; ++k) {
+      for (std::size_t s = 0; s < n; ++s) {
+        const std::size_t w = word_start_[s];
+        for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
+      }
+      for (std::size_t s = 0; s < n; ++s) look_up_order(s, k, s < counted);
+    }
+  }
+
+  // Keeps the looked-up batch: sentence-major, in the flat arrays.
+  void keep_batch() {
+    for (std::size_t s = 0; s + 1 < word_start_.size(); ++s) {
+      Sentence sentence;
+      sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
+      for (std::size_t k = 1; k <= max_n_; ++k) {
+        const std::size_t region = s * max_n_ + k - 1;
+        const auto from = region_ids_.begin() + static_cast<std::ptrdiff_t>(region_start_[region]);
+        offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+        ids_.insert(ids_.end(), from, from + static_cast<std::ptrdiff_t>(region_size_[region]));
+        for (std::size_t m = 0; m < region_size_[region]; ++m) append_count(region_counts_[region_start_[region] + m]);
+      }
+      if (max_n_ >= 2) sentence.bigrams = static_cast<long>(positions(s, 2));
+      offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+      sentences_.push_back(sentence);
+    }
+  }
+
+  // Appends the looked-up batch to `record`: per sentence its 2-gram count,
+  // then per order the number of n-grams and their (id, count) pairs, all in
+  // native byte order; in one resize and plain copies.
+  void record_batch(std::string& record) const {
+    const std::size_t n = word_start_.size() - 1;
+    std::size_t bytes = n * sizeof(std::int64_t) + n * max_n_ * sizeof(std::uint32_t);
+    for (std::size_t region = 0; region < n * max_n_; ++region) bytes += region_size_[region] * 2 * sizeof(std::uint32_t);
+    const std::size_t old_size = record.size();
+    record.resize(old_size + bytes);
+    char* out = record.data() + old_size;
+    const auto put = [&out](auto value) {
+      std::memcpy(out, &value, sizeof value);
+      out += sizeof value;
+    };
+    for (std::size_t s = 0; s < n; ++s) {
+      put(static_cast<std::int64_t>(max_n_ >= 2 ? positions(s, 2) : 0));
+      for (std::size_t k = 1; k <= max_n_; ++k) {
+        const std::size_t region = s * max_n_ + k - 1;
+        const std::size_t start = region_start_[region];
+        put(static_cast<std::uint32_t>(region_size_[region]));
+        for (std::size_t m = start; m < start + region_size_[region]; ++m) {
+          put(region_ids_[m]);
+          put(region_counts_[m]);
+        }
+      }
+    }
+  }
+
   // Order-k n-grams of batch sentence s: one per start position.
   std::size_t positions(std::size_t s, std::size_t k) const {
     const std::size_t words = word_start_[s + 1] - word_start_[s];
@@ -420,7 +464,10 @@ class SentenceStore {
   // Looks up batch sentence s's order-k n-grams, left to right (the ids of
   // order k - 1 in chain_ become those of order k), and counts each in the
   // sentence's region for order k: its distinct n-grams in first-occurrence
-  // order, their counts, and which were new to the table. Works on local
+  // order, their counts, and which were new to the table. An n-gram can occur
+  // earlier in its sentence only if it is not new to the table and its prefix
+  // did (repeated_, set by order k - 1): only those few are searched for among
+  // the region's n-grams (a search mispredicts its exit). Works on local
   // pointers and sizes: stores through the scratch vectors' elements would
   // otherwise make the compiler reload every member after each one.
   void look_up_order(std::size_t s, std::size_t k, bool counted) {
@@ -430,6 +477,7 @@ class SentenceStore {
     std::uint32_t* const counts = region_counts_.data() + start;
     std::uint32_t* const fresh = region_new_.data() + start;
     std::uint32_t* const chain = chain_.data() + word_start_[s];
+    std::uint8_t* const repeated = repeated_.data() + word_start_[s];
     const std::uint32_t* const last_words = word_ids_.data() + word_start_[s] + k - 1;
     const std::size_t df_size = counted ? df_.size() : 0;  // df_ grows only in count_document()
     const std::size_t n = positions(s, k);
@@ -441,8 +489,12 @@ class SentenceStore {
       if (inserted) fresh[fresh_size++] = id;
       if (id < df_size) __builtin_prefetch(&df_[id]);
       // Captions are short: a linear search among the region's n-grams beats any table.
-      std::size_t at = 0;
-      while (at < size && ids[at] != id) ++at;
+      std::size_t at = size;
+      if (repeated[i] && !inserted) {
+        at = 0;
+        while (at < size && ids[at] != id) ++at;
+      }
+      repeated[i] = at != size;
       if (at == size) {
         ids[size++] = id;
         counts[at] = 1;
@@ -462,6 +514,7 @@ class SentenceStore {
   std::vector<Sentence> sentences_;
   // Scratch of add_batch().
   std::vector<std::uint32_t> word_ids_, chain_;
+  std::vector<std::uint8_t> repeated_;  // by batch word position: see look_up_order()
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
   LargeVector<DfEntry> df_;
@@ -661,6 +714,7 @@ struct CiderCorpus::Impl {
   std::size_t dropped_documents = 0;  // counted by count_document(), not kept
   std::vector<std::u32string_view> batch_texts;  // scratch of add_document()
   std::vector<CaptionWords> batch_words;         // scratch of add_document_words()
+  std::string unsaved_record;                    // count_document()'s record when not asked for
   std::optional<std::vector<std::uint32_t>> loaded_df;
   std::size_t loaded_documents = 0;
   std::optional<LargeVector<double>> idf;  // pass 2's weights, made once the df are final
@@ -674,10 +728,10 @@ struct CiderCorpus::Impl {
   // Adds one document's captions to the store as one batch (its references
   // counted toward the df); returns the index of its first reference.
   std::uint32_t add_batch(std::span<const std::u32string> refs, std::span<const std::u32string> hyps,
-                          bool count_df) {
+                          bool count_df, std::string* record = nullptr) {
     batch_texts.assign(refs.begin(), refs.end());
     batch_texts.insert(batch_texts.end(), hyps.begin(), hyps.end());
-    return store.add_batch(batch_texts, count_df ? refs.size() : 0);
+    return store.add_batch(batch_texts, count_df ? refs.size() : 0, record);
   }
   // The idf of pass 2. A counted document brings no new n-gram; any other
   // gets idf log(N) for its new ones, as in score_all().
@@ -757,16 +811,15 @@ void CiderCorpus::add_document_words(std::span<const CaptionWords> refs, std::sp
 void CiderCorpus::count_document(std::span<const std::u32string> tokenized_refs,
                                  std::span<const std::u32string> tokenized_hyps, std::string* saved) {
   Impl& d = *impl_;
-  // The same batch as add_document() (same ids, ranks and counts), then dropped.
-  const std::uint32_t first = d.add_batch(tokenized_refs, tokenized_hyps, true);
-  if (saved) {
-    const auto refs = static_cast<std::uint32_t>(tokenized_refs.size());
-    const auto hyps = static_cast<std::uint32_t>(tokenized_hyps.size());
-    saved->append(reinterpret_cast<const char*>(&refs), sizeof refs);
-    saved->append(reinterpret_cast<const char*>(&hyps), sizeof hyps);
-    d.store.save_sentences(first, refs + hyps, *saved);
-  }
-  d.store.truncate(first);
+  // The same batch as add_document() (same ids, ranks and counts), recorded
+  // instead of kept.
+  std::string& record = saved ? *saved : d.unsaved_record;
+  const auto refs = static_cast<std::uint32_t>(tokenized_refs.size());
+  const auto hyps = static_cast<std::uint32_t>(tokenized_hyps.size());
+  record.append(reinterpret_cast<const char*>(&refs), sizeof refs);
+  record.append(reinterpret_cast<const char*>(&hyps), sizeof hyps);
+  d.add_batch(tokenized_refs, tokenized_hyps, true, &record);
+  d.unsaved_record.clear();
   ++d.dropped_documents;
   d.idf.reset();
 }
