@@ -101,13 +101,19 @@ static_assert(sizeof(IdSlot) == 12);
 // Interns words and n-grams (an n-gram = its (n-1)-gram prefix id + last word id).
 class NgramTable {
  public:
-  std::uint32_t word_id(std::u32string_view word) {
+  std::uint32_t word_id(std::u32string_view word) { return word_id(word, text::TextHash::of(word)); }
+  // The same, given the word's TextHash.
+  std::uint32_t word_id(std::u32string_view word, std::uint64_t hash) {
     // Keyed by the word's hash (never 0), confirmed by its text: equal ids
-    // always mean equal words.
-    const IdSlot fresh{text::TextHash::of(word) | 1, static_cast<std::uint32_t>(word_text_.size())};
+    // always mean equal words (compared as bytes: memcmp, not a loop per
+    // character that mispredicts its exit).
+    const IdSlot fresh{hash | 1, static_cast<std::uint32_t>(word_text_.size())};
+    const auto same_text = [&](const IdSlot& slot) {
+      const std::u32string_view known = word_text_[slot.id];
+      return known.size() == word.size() && std::memcmp(known.data(), word.data(), word.size() * sizeof(char32_t)) == 0;
+    };
     bool inserted = false;
-    const std::uint32_t id =
-        words_.find_or_insert(fresh, [&](const IdSlot& slot) { return word_text_[slot.id] == word; }, inserted).id;
+    const std::uint32_t id = words_.find_or_insert(fresh, same_text, inserted).id;
     if (inserted) word_text_.push_back(word_arena_.store(word));
     return id;
   }
@@ -216,7 +222,7 @@ class SentenceStore {
     word_ids_.clear();
     word_start_.assign(1, 0);
     for (const auto text : texts) {
-      text::for_each_split(text, [&](std::u32string_view word) { word_ids_.push_back(table.word_id(word)); });
+      add_words(text);
       word_start_.push_back(word_ids_.size());
     }
     return add_batch_words(counted, record);
@@ -354,6 +360,21 @@ class SentenceStore {
         entry.last_batch = stamp;
         most_df_ = std::max(most_df_, ++entry.count);
       }
+    }
+  }
+
+  // Appends the ids of `text`'s words (text::split()'s) to word_ids_, each
+  // word hashed as it is found.
+  void add_words(std::u32string_view text) {
+    const char32_t* at = text.data();
+    const char32_t* const end = at + text.size();
+    for (;;) {
+      while (at != end && text::is_space(*at)) ++at;
+      if (at == end) return;
+      const char32_t* const start = at;
+      text::TextHash hash;
+      for (; at != end && !text::is_space(*at); ++at) hash.add(*at);
+      word_ids_.push_back(table.word_id(std::u32string_view(start, static_cast<std::size_t>(at - start)), hash.value()));
     }
   }
 

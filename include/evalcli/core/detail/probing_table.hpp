@@ -60,7 +60,7 @@ class ProbingTable {
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
   // The keys the table holds before an insertion grows it.
-  std::size_t room() const { return capacity_ * max_load_percent_ / 100; }
+  std::size_t room() const { return room_; }
 
   // Room for `count` keys in all, so no insertion of those grows the table.
   void reserve(std::size_t count) {
@@ -107,7 +107,7 @@ class ProbingTable {
   // insertion (Robin Hood placement moves entries).
   template <class Same>
   Slot& find_or_insert(const Slot& fresh, Same same, bool& inserted) {
-    if ((size_ + 1) * 100 > capacity_ * max_load_percent_) rebuild(capacity_ < 8 ? 16 : capacity_ * 2);
+    if (size_ >= room_) rebuild(capacity_ < 8 ? 16 : capacity_ * 2);
     std::size_t at = home(fresh.key);
     std::size_t distance = 0;
     for (;; ++distance, at = next(at)) {
@@ -129,6 +129,7 @@ class ProbingTable {
     std::swap(memory_, other.memory_);
     std::swap(capacity_, other.capacity_);
     std::swap(size_, other.size_);
+    std::swap(room_, other.room_);
     std::swap(shift_, other.shift_);
     std::swap(max_load_percent_, other.max_load_percent_);
     std::swap(stamp_, other.stamp_);
@@ -214,6 +215,7 @@ class ProbingTable {
     const std::size_t old_capacity = capacity_;
     memory_ = memory::ZeroedBuffer(capacity * sizeof(Slot));  // all zero: empty (stamps start at 1)
     capacity_ = capacity;
+    room_ = capacity * max_load_percent_ / 100;
     size_ = 0;
     for (std::size_t i = 0; i < old_capacity; ++i) {
       if (live(old[i])) insert_absent(old[i]);
@@ -223,6 +225,7 @@ class ProbingTable {
   memory::ZeroedBuffer memory_;  // calloc, or its own (huge-page) mapping when large
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
+  std::size_t room_ = 0;  // room(): computed once per capacity, not per insertion
   int shift_ = 64;  // powers of two: 64 - log2(capacity)
   unsigned max_load_percent_ = 50;
   std::uint32_t stamp_ = 1;
