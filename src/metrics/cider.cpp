@@ -259,17 +259,19 @@ class SentenceStore {
       sentence.offsets = static_cast<std::uint32_t>(offsets_.size());
       sentence.bigrams = static_cast<long>(take<std::int64_t>(in));
       for (std::size_t k = 0; k < max_n_; ++k) {
-        offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
+        const std::size_t at = ids_.size();
+        offsets_.push_back(static_cast<std::uint32_t>(at));
         const auto n = take<std::uint32_t>(in);
-        constexpr std::size_t kPairBytes = 2 * sizeof(std::uint32_t);
-        if (in.size() / kPairBytes < n) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
-        for (std::uint32_t i = 0; i < n; ++i) {
-          std::uint32_t pair[2];  // id, count
-          std::memcpy(pair, in.data() + i * kPairBytes, kPairBytes);
-          ids_.push_back(pair[0]);
-          append_count(pair[1]);
+        const std::size_t bytes = n * (sizeof(std::uint32_t) + 1);
+        if (in.size() < bytes) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
+        ids_.resize(at + n);
+        counts_.resize(at + n);
+        std::memcpy(ids_.data() + at, in.data(), n * sizeof(std::uint32_t));
+        std::memcpy(counts_.data() + at, in.data() + n * sizeof(std::uint32_t), n);
+        in.remove_prefix(bytes);
+        for (std::size_t pos = at; pos < at + n; ++pos) {
+          if (counts_[pos] == kLargeCount) large_counts_.emplace(pos, take<std::uint32_t>(in));
         }
-        in.remove_prefix(n * kPairBytes);
       }
       offsets_.push_back(static_cast<std::uint32_t>(ids_.size()));
       sentences_.push_back(sentence);
@@ -421,6 +423,7 @@ class SentenceStore {
     region_new_.resize(total);
     region_size_.assign(n * max_n_, 0);
     region_new_size_.assign(n * max_n_, 0);
+    batch_has_large_count_ = false;
     for (std::size_t k = 1; k <= max_n_; ++k) {
       for (std::size_t s = 0; s < n; ++s) {
         const std::size_t w = word_start_[s];
@@ -448,13 +451,22 @@ class SentenceStore {
     }
   }
 
-  // Appends the looked-up batch to `record`: per sentence its 2-gram count,
-  // then per order the number of n-grams and their (id, count) pairs, all in
-  // native byte order; in one resize and plain copies.
+  // Appends the looked-up batch to `record`, in native byte order: per
+  // sentence its 2-gram count (8 bytes), then per order the number of n-grams
+  // (4), their ids (4 each), their counts as append_count() keeps them (a
+  // byte each), and the counts of kLargeCount or more (4 each). In one resize
+  // and plain copies; 5 bytes per n-gram, as in memory.
   void record_batch(std::string& record) const {
     const std::size_t n = word_start_.size() - 1;
     std::size_t bytes = n * sizeof(std::int64_t) + n * max_n_ * sizeof(std::uint32_t);
-    for (std::size_t region = 0; region < n * max_n_; ++region) bytes += region_size_[region] * 2 * sizeof(std::uint32_t);
+    for (std::size_t region = 0; region < n * max_n_; ++region) {
+      bytes += region_size_[region] * (sizeof(std::uint32_t) + 1);
+      if (!batch_has_large_count_) continue;
+      const std::size_t start = region_start_[region];
+      for (std::size_t m = start; m < start + region_size_[region]; ++m) {
+        if (region_counts_[m] >= kLargeCount) bytes += sizeof(std::uint32_t);
+      }
+    }
     const std::size_t old_size = record.size();
     record.resize(old_size + bytes);
     char* out = record.data() + old_size;
@@ -467,10 +479,15 @@ class SentenceStore {
       for (std::size_t k = 1; k <= max_n_; ++k) {
         const std::size_t region = s * max_n_ + k - 1;
         const std::size_t start = region_start_[region];
-        put(static_cast<std::uint32_t>(region_size_[region]));
-        for (std::size_t m = start; m < start + region_size_[region]; ++m) {
-          put(region_ids_[m]);
-          put(region_counts_[m]);
+        const std::size_t size = region_size_[region];
+        put(static_cast<std::uint32_t>(size));
+        std::memcpy(out, region_ids_.data() + start, size * sizeof(std::uint32_t));
+        out += size * sizeof(std::uint32_t);
+        for (std::size_t m = start; m < start + size; ++m) {
+          *out++ = static_cast<char>(std::min<std::uint32_t>(region_counts_[m], kLargeCount));
+        }
+        for (std::size_t m = start; batch_has_large_count_ && m < start + size; ++m) {
+          if (region_counts_[m] >= kLargeCount) put(region_counts_[m]);
         }
       }
     }
@@ -520,7 +537,7 @@ class SentenceStore {
         ids[size++] = id;
         counts[at] = 1;
       } else {
-        ++counts[at];
+        if (++counts[at] == kLargeCount) batch_has_large_count_ = true;
       }
     }
     region_size_[region] = size;
@@ -538,6 +555,7 @@ class SentenceStore {
   std::vector<std::uint8_t> repeated_;  // by batch word position: see look_up_order()
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
+  bool batch_has_large_count_ = false;  // a region count reached kLargeCount (rare: record_batch() checks)
   LargeVector<DfEntry> df_;
   std::uint32_t most_df_ = 0;
   std::size_t batches_ = 0;
