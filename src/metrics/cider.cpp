@@ -424,11 +424,11 @@ class SentenceStore {
     region_size_.assign(n * max_n_, 0);
     region_new_size_.assign(n * max_n_, 0);
     batch_has_large_count_ = false;
+    // Order 1's slots are prefetched here, every higher order's as its
+    // prefix's id becomes known (look_up_order()).
+    for (std::size_t i = 0; i < word_ids_.size(); ++i) table.prefetch(kNoPrefix, word_ids_[i]);
+    word_ids_.push_back(0);  // the spare word look_up_order() may read
     for (std::size_t k = 1; k <= max_n_; ++k) {
-      for (std::size_t s = 0; s < n; ++s) {
-        const std::size_t w = word_start_[s];
-        for (std::size_t i = 0; i < positions(s, k); ++i) table.prefetch(chain_[w + i], word_ids_[w + i + k - 1]);
-      }
       for (std::size_t s = 0; s < n; ++s) look_up_order(s, k, s < counted);
     }
   }
@@ -508,7 +508,24 @@ class SentenceStore {
   // the region's n-grams (a search mispredicts its exit). Works on local
   // pointers and sizes: stores through the scratch vectors' elements would
   // otherwise make the compiler reload every member after each one.
+  // Where word `word` is among the sentence's 1-grams, if it occurred before
+  // in it (each sentence's order 1 is looked up under a new sentence_stamp_),
+  // else `size` (its position, recorded). A per-word array in cache instead of
+  // a search: most 1-grams are not new to the table but new to the sentence,
+  // and a search would run through the whole region and mispredict its exit.
+  std::size_t unigram_position(std::uint32_t word, std::size_t size) {
+    if (word >= word_seen_.size()) word_seen_.resize(std::max<std::size_t>(word + 1, word_seen_.size() * 2));
+    WordSeen& seen = word_seen_[word];
+    if (seen.stamp == sentence_stamp_) return seen.position;
+    seen = {sentence_stamp_, static_cast<std::uint32_t>(size)};
+    return size;
+  }
+
   void look_up_order(std::size_t s, std::size_t k, bool counted) {
+    if (k == 1 && ++sentence_stamp_ == 0) {  // wrapped: old stamps could match
+      std::fill(word_seen_.begin(), word_seen_.end(), WordSeen{});
+      sentence_stamp_ = 1;
+    }
     const std::size_t region = s * max_n_ + k - 1;
     const std::size_t start = region_start_[region];
     std::uint32_t* const ids = region_ids_.data() + start;
@@ -519,16 +536,22 @@ class SentenceStore {
     const std::uint32_t* const last_words = word_ids_.data() + word_start_[s] + k - 1;
     const std::size_t df_size = counted ? df_.size() : 0;  // df_ grows only in count_document()
     const std::size_t n = positions(s, k);
+    const bool prefetch_next = k < max_n_;
     std::size_t size = 0, fresh_size = 0;
     for (std::size_t i = 0; i < n; ++i) {
       bool inserted = false;
       const std::uint32_t id = table.unranked_ngram_id(chain[i], last_words[i], inserted);
       chain[i] = id;
+      // The order-(k + 1) n-gram at i (past the sentence's last one: a
+      // harmless prefetch of another slot; word_ids_ ends in a spare word).
+      if (prefetch_next) table.prefetch(id, last_words[i + 1]);
       if (inserted) fresh[fresh_size++] = id;
       if (id < df_size) __builtin_prefetch(&df_[id]);
-      // Captions are short: a linear search among the region's n-grams beats any table.
       std::size_t at = size;
-      if (repeated[i] && !inserted) {
+      if (k == 1) {
+        at = unigram_position(last_words[i], size);
+      } else if (repeated[i] && !inserted) {
+        // Captions are short: a linear search among the region's n-grams beats any table.
         at = 0;
         while (at < size && ids[at] != id) ++at;
       }
@@ -555,7 +578,12 @@ class SentenceStore {
   std::vector<std::uint8_t> repeated_;  // by batch word position: see look_up_order()
   std::vector<std::size_t> word_start_, region_start_, region_size_, region_new_size_;
   std::vector<std::uint32_t> region_ids_, region_counts_, region_new_;
-  bool batch_has_large_count_ = false;  // a region count reached kLargeCount (rare: record_batch() checks)
+  bool batch_has_large_count_ = false;
+  struct WordSeen {
+    std::uint32_t stamp = 0, position = 0;
+  };
+  std::vector<WordSeen> word_seen_;  // by word id: see unigram_position()
+  std::uint32_t sentence_stamp_ = 0;  // a region count reached kLargeCount (rare: record_batch() checks)
   LargeVector<DfEntry> df_;
   std::uint32_t most_df_ = 0;
   std::size_t batches_ = 0;
