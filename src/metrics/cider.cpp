@@ -407,7 +407,7 @@ class SentenceStore {
   void look_up_batch(std::size_t counted) {
     const std::size_t n = word_start_.size() - 1;
     chain_.assign(word_ids_.size(), kNoPrefix);
-    repeated_.assign(word_ids_.size(), 1);  // order 1 searches every word
+    repeated_.resize(word_ids_.size());  // written by order 1, read from order 2 on
     // A scratch region per (sentence, order), room for each of its positions.
     region_start_.resize(n * max_n_ + 1);
     std::size_t total = 0;
@@ -499,15 +499,6 @@ class SentenceStore {
     return words >= k ? words - k + 1 : 0;
   }
 
-  // Looks up batch sentence s's order-k n-grams, left to right (the ids of
-  // order k - 1 in chain_ become those of order k), and counts each in the
-  // sentence's region for order k: its distinct n-grams in first-occurrence
-  // order, their counts, and which were new to the table. An n-gram can occur
-  // earlier in its sentence only if it is not new to the table and its prefix
-  // did (repeated_, set by order k - 1): only those few are searched for among
-  // the region's n-grams (a search mispredicts its exit). Works on local
-  // pointers and sizes: stores through the scratch vectors' elements would
-  // otherwise make the compiler reload every member after each one.
   // Where word `word` is among the sentence's 1-grams, if it occurred before
   // in it (each sentence's order 1 is looked up under a new sentence_stamp_),
   // else `size` (its position, recorded). A per-word array in cache instead of
@@ -521,6 +512,16 @@ class SentenceStore {
     return size;
   }
 
+  // Looks up batch sentence s's order-k n-grams, left to right (the ids of
+  // order k - 1 in chain_ become those of order k), and counts each in the
+  // sentence's region for order k: its distinct n-grams in first-occurrence
+  // order, their counts, and which were new to the table. A word's earlier
+  // occurrence comes from unigram_position(); an n-gram of a higher order can
+  // occur earlier in its sentence only if it is not new to the table and its
+  // prefix did (repeated_, set by order k - 1): only those few are searched
+  // for among the region's n-grams (a search mispredicts its exit). Works on local
+  // pointers and sizes: stores through the scratch vectors' elements would
+  // otherwise make the compiler reload every member after each one.
   void look_up_order(std::size_t s, std::size_t k, bool counted) {
     if (k == 1 && ++sentence_stamp_ == 0) {  // wrapped: old stamps could match
       std::fill(word_seen_.begin(), word_seen_.end(), WordSeen{});
