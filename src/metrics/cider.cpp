@@ -264,10 +264,12 @@ class SentenceStore {
         const auto n = take<std::uint32_t>(in);
         const std::size_t bytes = n * (sizeof(std::uint32_t) + 1);
         if (in.size() < bytes) throw Error(ExitCode::internal, "CIDEr: truncated saved document");
-        ids_.resize(at + n);
-        counts_.resize(at + n);
-        std::memcpy(ids_.data() + at, in.data(), n * sizeof(std::uint32_t));
-        std::memcpy(counts_.data() + at, in.data() + n * sizeof(std::uint32_t), n);
+        if (n > 0) {  // (memcpy of nothing from or to an empty vector's null data() is undefined)
+          ids_.resize(at + n);
+          counts_.resize(at + n);
+          std::memcpy(ids_.data() + at, in.data(), n * sizeof(std::uint32_t));
+          std::memcpy(counts_.data() + at, in.data() + n * sizeof(std::uint32_t), n);
+        }
         in.remove_prefix(bytes);
         for (std::size_t pos = at; pos < at + n; ++pos) {
           if (counts_[pos] == kLargeCount) large_counts_.emplace(pos, take<std::uint32_t>(in));
@@ -481,7 +483,7 @@ class SentenceStore {
         const std::size_t start = region_start_[region];
         const std::size_t size = region_size_[region];
         put(static_cast<std::uint32_t>(size));
-        std::memcpy(out, region_ids_.data() + start, size * sizeof(std::uint32_t));
+        if (size > 0) std::memcpy(out, region_ids_.data() + start, size * sizeof(std::uint32_t));  // data() may be null
         out += size * sizeof(std::uint32_t);
         for (std::size_t m = start; m < start + size; ++m) {
           *out++ = static_cast<char>(std::min<std::uint32_t>(region_counts_[m], kLargeCount));
