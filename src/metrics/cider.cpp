@@ -213,7 +213,7 @@ class SentenceStore {
   //
   // The first `counted` sentences (an image's references) also count toward
   // the document frequencies, once per n-gram and batch: their df entries are
-  // prefetched as the ids become known and updated when the batch is laid out.
+  // prefetched as the ids become known and updated once every order is looked up.
   //
   // Given a `record`, the sentences are appended to it (record_batch()) and
   // not kept (the index returned is then the next one).
