@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -71,12 +73,110 @@ std::vector<std::string> Bleu::stat_names() const {
 
 namespace {
 
+// ShortSegmentMatcher's loops are compiled twice, one picked when the program
+// loads: with the POPCNT instruction where the processor has it (x86-64's
+// baseline counts bits in a dozen instructions), else without. Not under
+// ThreadSanitizer: the instrumented ifunc resolver would run before the
+// sanitizer's runtime is set up and crash at load.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EVALCLI_BLEU_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__) && \
+    !defined(EVALCLI_BLEU_THREAD_SANITIZER)
+#define EVALCLI_POPCOUNT_LOOP __attribute__((target_clones("popcnt", "default")))
+#else
+#define EVALCLI_POPCOUNT_LOOP
+#endif
+
 constexpr std::uint32_t kAbsent = text::PrefixPairInterner::kAbsent;
 static_assert(kAbsent == text::StringInterner::kAbsent);
 
-// Clipped n-gram matches of one segment. Every distinct hypothesis token and
-// n-gram gets a dense id: tokens from a StringInterner, n-grams of order n >= 2
-// from a PrefixPairInterner as (id of the first n-1 tokens, id of the last
+// Clipped matches of a segment whose hypothesis and references have at most
+// 64 tokens each (nearly every sentence), by bit masks instead of n-gram ids.
+// With tokens as dense ids, masks[i] has bit j set where reference token j
+// equals hypothesis token i; an n-gram at i matches the reference n-gram at j
+// where the (n-1)-gram did and token i+n-1 equals token j+n-1, so order n is
+// masks[i] &= unigram_masks[i+n-1] >> (n-1), and the n-gram's count in the
+// reference is the mask's population count. The hypothesis against itself
+// gives its own counts, and which position is an n-gram's first (no lower
+// bit). A few word operations per position and order, with no branch on the
+// text: the hash-based NgramMatcher below mispredicts on which n-grams repeat.
+class ShortSegmentMatcher {
+ public:
+  static constexpr std::size_t kMaxTokens = 64;
+
+  // Starts a segment: `hyp_tokens` are the hypothesis' token ids, below
+  // `distinct`; reference tokens absent from the hypothesis will be `distinct`.
+  void start(const std::vector<std::uint32_t>& hyp_tokens, std::uint32_t distinct, std::size_t max_order) {
+    length_ = hyp_tokens.size();
+    max_order_ = max_order;
+    masks_by_token_.assign(distinct + 1, 0);
+    for (std::size_t i = 0; i < length_; ++i) masks_by_token_[hyp_tokens[i]] |= bit(i);
+    hyp_unigrams_.resize(length_);
+    for (std::size_t i = 0; i < length_; ++i) hyp_unigrams_[i] = masks_by_token_[hyp_tokens[i]];
+    best_ref_counts_.assign(max_order * length_, 0);
+  }
+
+  // One reference (`ref_tokens` as hypothesis ids, `distinct` where absent):
+  // each hypothesis n-gram's count in it, kept where it is the highest so far.
+  void add_reference(const std::vector<std::uint32_t>& hyp_tokens, const std::vector<std::uint32_t>& ref_tokens) {
+    std::fill(masks_by_token_.begin(), masks_by_token_.end(), 0);
+    for (std::size_t j = 0; j < ref_tokens.size(); ++j) masks_by_token_[ref_tokens[j]] |= bit(j);
+    ref_unigrams_.resize(length_);
+    for (std::size_t i = 0; i < length_; ++i) ref_unigrams_[i] = masks_by_token_[hyp_tokens[i]];
+    matches_.assign(ref_unigrams_.begin(), ref_unigrams_.end());
+    keep_highest_counts(ref_unigrams_.data(), matches_.data(), length_, max_order_, best_ref_counts_.data());
+  }
+
+  // correct[n-1]: the clipped matches of order n, for n = 1..max_order.
+  void finish(std::vector<long long>& correct) {
+    matches_.assign(hyp_unigrams_.begin(), hyp_unigrams_.end());
+    correct.assign(max_order_, 0);
+    clipped_matches(hyp_unigrams_.data(), matches_.data(), length_, max_order_, best_ref_counts_.data(),
+                    correct.data());
+  }
+
+ private:
+  static std::uint64_t bit(std::size_t i) { return std::uint64_t{1} << i; }
+
+  // matches[i] holds unigram masks on entry and is narrowed order by order.
+  EVALCLI_POPCOUNT_LOOP static void keep_highest_counts(const std::uint64_t* unigrams, std::uint64_t* matches,
+                                                        std::size_t length, std::size_t max_order,
+                                                        std::uint32_t* best) {
+    for (std::size_t n = 1; n <= max_order && n <= length; ++n, best += length) {
+      for (std::size_t i = 0; i + n <= length; ++i) {
+        if (n > 1) matches[i] &= unigrams[i + n - 1] >> (n - 1);
+        best[i] = std::max(best[i], static_cast<std::uint32_t>(std::popcount(matches[i])));
+      }
+    }
+  }
+  EVALCLI_POPCOUNT_LOOP static void clipped_matches(const std::uint64_t* unigrams, std::uint64_t* matches,
+                                                    std::size_t length, std::size_t max_order,
+                                                    const std::uint32_t* best, long long* correct) {
+    for (std::size_t n = 1; n <= max_order && n <= length; ++n, best += length) {
+      long long sum = 0;
+      for (std::size_t i = 0; i + n <= length; ++i) {
+        if (n > 1) matches[i] &= unigrams[i + n - 1] >> (n - 1);
+        const bool first = (matches[i] & (bit(i) - 1)) == 0;  // no earlier occurrence
+        const auto count = static_cast<std::uint32_t>(std::popcount(matches[i]));
+        sum += first ? std::min(count, best[i]) : 0;
+      }
+      correct[n - 1] = sum;
+    }
+  }
+
+  std::size_t length_ = 0, max_order_ = 0;
+  std::vector<std::uint64_t> masks_by_token_, hyp_unigrams_, ref_unigrams_, matches_;
+  // [n-1][i]: the highest count, in one reference, of the hypothesis n-gram at i.
+  std::vector<std::uint32_t> best_ref_counts_;
+};
+
+// Clipped n-gram matches of one segment. Every distinct hypothesis token gets
+// a dense id from a StringInterner. Short segments go to ShortSegmentMatcher;
+// longer ones give every hypothesis n-gram of order n >= 2 an id from a
+// PrefixPairInterner as (id of the first n-1 tokens, id of the last
 // token). Reference n-grams are only looked up: one absent from the
 // hypothesis cannot match, nor can any longer n-gram starting with it. Every
 // absent one gets the sink id, after all the others, whose counts are never
@@ -87,8 +187,20 @@ class NgramMatcher {
   // Sets correct[n-1] to the clipped match count of order n, for n = 1..max_order.
   void match(const TokenizedText& hyp, const std::vector<TokenizedText>& refs, std::size_t num_refs,
              std::size_t max_order, std::vector<long long>& correct) {
+    intern_hyp_tokens(hyp);
+    bool short_segment = hyp.size() <= ShortSegmentMatcher::kMaxTokens;
+    for (std::size_t r = 0; r < num_refs; ++r) short_segment &= refs[r].size() <= ShortSegmentMatcher::kMaxTokens;
+    if (short_segment) {
+      short_.start(hyp_tokens_, tokens_.size(), max_order);
+      for (std::size_t r = 0; r < num_refs; ++r) {
+        find_ref_tokens(refs[r], tokens_.size());
+        short_.add_reference(hyp_tokens_, ref_tokens_);
+      }
+      short_.finish(correct);
+      return;
+    }
     order_end_.assign(max_order + 1, 0);
-    intern_hyp(hyp, max_order);
+    intern_hyp_ngrams(max_order);
     for (std::size_t r = 0; r < num_refs; ++r) add_reference(refs[r], max_order);
     correct.assign(max_order, 0);
     for (std::size_t n = 1; n <= max_order; ++n) {
@@ -105,14 +217,26 @@ class NgramMatcher {
     std::uint32_t hyp = 0, ref_max = 0, ref = 0;
   };
 
-  // Ids of every hypothesis n-gram, order by order (ids of order n are the
-  // contiguous range [order_end_[n-1], order_end_[n])), counted as they come.
-  void intern_hyp(const TokenizedText& hyp, std::size_t max_order) {
+  void intern_hyp_tokens(const TokenizedText& hyp) {
     tokens_.clear();
     hyp_tokens_.resize(hyp.size());
     for (std::size_t i = 0; i < hyp.size(); ++i) hyp_tokens_[i] = tokens_.id(hyp.token(i), hyp.tokens[i].hash);
+  }
+  // ref_tokens_: the reference's tokens as hypothesis token ids, `absent` where none.
+  void find_ref_tokens(const TokenizedText& ref, std::uint32_t absent) {
+    ref_tokens_.resize(ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      const std::uint32_t id = tokens_.find(ref.token(i), ref.tokens[i].hash);
+      ref_tokens_[i] = id == kAbsent ? absent : id;
+    }
+  }
+
+  // Ids of every hypothesis n-gram, order by order (ids of order n are the
+  // contiguous range [order_end_[n-1], order_end_[n])), counted as they come.
+  void intern_hyp_ngrams(std::size_t max_order) {
+    const std::size_t length = hyp_tokens_.size();
     order_end_[1] = tokens_.size();
-    const std::size_t max_pairs = hyp.size() * (max_order - 1);
+    const std::size_t max_pairs = length * (max_order - 1);
     sink_ = static_cast<std::uint32_t>(tokens_.size() + max_pairs);
     // N-gram ids follow the token ids; the sink may be looked up as a prefix too.
     ngrams_.clear(tokens_.size(), max_pairs + 1);
@@ -120,7 +244,7 @@ class NgramMatcher {
     for (std::uint32_t id : hyp_tokens_) ++counts_[id].hyp;
     current_.assign(hyp_tokens_.begin(), hyp_tokens_.end());
     for (std::size_t n = 2; n <= max_order; ++n) {
-      for (std::size_t i = 0; i + n <= hyp.size(); ++i) {
+      for (std::size_t i = 0; i + n <= length; ++i) {
         current_[i] = ngrams_.id(current_[i], hyp_tokens_[i + n - 1]);
         ++counts_[current_[i]].hyp;
       }
@@ -129,10 +253,7 @@ class NgramMatcher {
   }
 
   void add_reference(const TokenizedText& ref, std::size_t max_order) {
-    ref_tokens_.resize(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-      ref_tokens_[i] = or_sink(tokens_.find(ref.token(i), ref.tokens[i].hash));
-    }
+    find_ref_tokens(ref, sink_);
     for (std::uint32_t id : ref_tokens_) ++counts_[id].ref;
     // A prefix or last token that is the sink is never found: the n-gram is the sink.
     current_.assign(ref_tokens_.begin(), ref_tokens_.end());
@@ -151,6 +272,7 @@ class NgramMatcher {
 
   text::StringInterner tokens_;
   text::PrefixPairInterner ngrams_;
+  ShortSegmentMatcher short_;
   std::vector<std::uint32_t> order_end_;
   std::vector<std::uint32_t> hyp_tokens_, ref_tokens_, current_;
   std::vector<Counts> counts_;
