@@ -5,6 +5,15 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
+
+// AVX2 where the compiler can target it; used only if the CPU has it.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EVALCLI_SCAN_AVX2 1
+#include <immintrin.h>
+#else
+#define EVALCLI_SCAN_AVX2 0
+#endif
 
 #include "evalcli/text/unicode.hpp"
 
@@ -63,32 +72,109 @@ std::string sacrebleu_tokenizer_for_language(std::string_view language, std::str
   return std::string(fallback);
 }
 
-void TextScan::add_line(std::u32string_view line) {
-  std::size_t letters = 0, unspaced = 0, non_space = 0, non_ascii = 0;
-  std::uint64_t ascii_counts = 0;  // kAsciiCounts summed
-  for (const char32_t c : line) {
-    if (c < 0x80) {  // the common case: a table, not a Unicode property look-up
-      ascii_counts += kAsciiCounts[c];
-      continue;
-    }
-    if (text::is_space(c)) continue;
-    ++non_space, ++non_ascii;
-    if (!is_letter_like(c)) continue;
-    ++letters;
-    switch (script_of(c)) {
-      case UnspacedScript::han: ++han_, ++unspaced; break;
-      case UnspacedScript::kana: ++kana_, ++unspaced; break;
-      case UnspacedScript::thai: ++thai_, ++unspaced; break;
-      case UnspacedScript::none: break;
+// One non-ASCII character of a line: counted by script.
+void TextScan::add_non_ascii(char32_t c, LineCounts& counts) {
+  if (text::is_space(c)) return;
+  ++counts.non_space, ++counts.non_ascii;
+  if (!is_letter_like(c)) return;
+  ++counts.letters;
+  switch (script_of(c)) {
+    case UnspacedScript::han: ++han_, ++counts.unspaced; break;
+    case UnspacedScript::kana: ++kana_, ++counts.unspaced; break;
+    case UnspacedScript::thai: ++thai_, ++counts.unspaced; break;
+    case UnspacedScript::none: break;
+  }
+}
+
+#if EVALCLI_SCAN_AVX2
+namespace {
+
+constexpr std::size_t kBlock = 8;                 // characters per AVX2 step
+constexpr std::size_t kBlocksPerChunk = 32;       // one mask byte per block: 256 characters per chunk
+
+// Lanes x in [first, first + count), as all-ones lanes, with one signed
+// compare: x - first + 2^31 < 2^31 + count (code points are below 2^31).
+[[gnu::target("avx2")]] inline __m256i in_range(__m256i x, std::uint32_t first, std::uint32_t count) {
+  const __m256i shifted = _mm256_add_epi32(x, _mm256_set1_epi32(static_cast<int>(0x80000000u - first)));
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000000u + count)), shifted);
+}
+
+// ASCII letters and digits, and ASCII characters other than white space, of
+// `blocks` blocks of 8 characters, added to the two counts; mask byte b gets
+// a bit for each non-ASCII character of block b. No branch on the text and no
+// call inside (a call would spill the vector registers on every block).
+[[gnu::target("avx2")]] void tally_ascii_blocks(const char32_t* text, std::size_t blocks, std::size_t& alnum,
+                                                std::size_t& non_space, std::uint8_t* other_masks) {
+  __m256i alnum_lanes = _mm256_setzero_si256(), non_space_lanes = _mm256_setzero_si256();
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text + b * kBlock));
+    const __m256i ascii = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x80), c);
+    const __m256i letter = in_range(_mm256_or_si256(c, _mm256_set1_epi32(0x20)), 'a', 26);  // | 0x20 folds case
+    const __m256i digit = in_range(c, '0', 10);
+    const __m256i space = _mm256_or_si256(in_range(c, 0x09, 5), in_range(c, 0x1C, 5));  // 0x09-0x0D, 0x1C-0x20
+    alnum_lanes = _mm256_sub_epi32(alnum_lanes, _mm256_or_si256(letter, digit));  // a true lane is -1
+    non_space_lanes = _mm256_sub_epi32(non_space_lanes, _mm256_andnot_si256(space, ascii));
+    other_masks[b] = static_cast<std::uint8_t>(~_mm256_movemask_ps(_mm256_castsi256_ps(ascii)));
+  }
+  alignas(32) std::uint32_t lanes[kBlock];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), alnum_lanes);
+  for (const std::uint32_t lane : lanes) alnum += lane;
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), non_space_lanes);
+  for (const std::uint32_t lane : lanes) non_space += lane;
+}
+
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+}  // namespace
+
+// Whole blocks of 8 characters, in chunks of 256: the ASCII ones counted by
+// tally_ascii_blocks, then the chunk's non-ASCII ones (a few per line of
+// Latin-script text) one by one from its mask bytes. Returns how many
+// characters it took.
+std::size_t TextScan::add_blocks(std::u32string_view line, LineCounts& counts) {
+  if (!cpu_has_avx2()) return 0;
+  const std::size_t blocks = line.size() / kBlock;
+  std::uint8_t other_masks[kBlocksPerChunk];
+  for (std::size_t first = 0; first < blocks; first += kBlocksPerChunk) {
+    const std::size_t chunk = std::min(kBlocksPerChunk, blocks - first);
+    const char32_t* const text = line.data() + first * kBlock;
+    tally_ascii_blocks(text, chunk, counts.letters, counts.non_space, other_masks);
+    std::fill(other_masks + chunk, other_masks + kBlocksPerChunk, std::uint8_t{0});
+    // Eight mask bytes at a time: bit k of the group starting at block g is character 8g + k.
+    for (std::size_t group = 0; group < chunk; group += 8) {
+      std::uint64_t others = 0;
+      std::memcpy(&others, other_masks + group, sizeof others);
+      for (; others != 0; others &= others - 1) {
+        add_non_ascii(text[group * kBlock + static_cast<std::size_t>(__builtin_ctzll(others))], counts);
+      }
     }
   }
-  letters += static_cast<std::size_t>(ascii_counts & 0xFFFFFFFFu);
-  non_space += static_cast<std::size_t>(ascii_counts >> kNonSpaceShift);
+  return blocks * kBlock;
+}
+#else
+std::size_t TextScan::add_blocks(std::u32string_view, LineCounts&) { return 0; }
+#endif
+
+void TextScan::add_line(std::u32string_view line) {
+  LineCounts counts;
+  std::uint64_t ascii_counts = 0;  // kAsciiCounts summed
+  for (const char32_t c : line.substr(add_blocks(line, counts))) {
+    if (c < 0x80) {  // the common case: a table, not a Unicode property look-up
+      ascii_counts += kAsciiCounts[c];
+    } else {
+      add_non_ascii(c, counts);
+    }
+  }
+  counts.letters += static_cast<std::size_t>(ascii_counts & 0xFFFFFFFFu);
+  counts.non_space += static_cast<std::size_t>(ascii_counts >> kNonSpaceShift);
   ++lines_;
-  letters_ += letters;
-  non_space_ += non_space;
-  non_ascii_ += non_ascii;
-  if (unspaced * 2 > letters) ++unspaced_lines_;
+  letters_ += counts.letters;
+  non_space_ += counts.non_space;
+  non_ascii_ += counts.non_ascii;
+  if (counts.unspaced * 2 > counts.letters) ++unspaced_lines_;
 }
 
 void TextScan::add_hypothesis(std::size_t system, std::u32string_view line) {

@@ -48,6 +48,15 @@ class TextScan {
   std::size_t segments() const { return segments_; }  // hypotheses of system 0
 
  private:
+  // One line's tallies, added to the totals when the line is done.
+  struct LineCounts {
+    std::size_t letters = 0, unspaced = 0, non_space = 0, non_ascii = 0;
+  };
+  void add_non_ascii(char32_t c, LineCounts& counts);
+  // Counts the line's whole blocks of 8 characters with AVX2 where the CPU has
+  // it; returns how many characters it counted (the rest go one by one).
+  std::size_t add_blocks(std::u32string_view line, LineCounts& counts);
+
   std::size_t lines_ = 0, unspaced_lines_ = 0, letters_ = 0, han_ = 0, kana_ = 0, thai_ = 0, segments_ = 0;
   std::size_t non_space_ = 0, non_ascii_ = 0;
   std::vector<std::size_t> tokenized_periods_;
