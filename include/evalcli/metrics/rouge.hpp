@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -102,7 +103,10 @@ void mark_wlcs(const TokenIds& model, const TokenIds& peer, double weight, std::
 
 // Union-LCS hits (rouge-score rougeLsum, ROUGE-1.5.5 ROUGE-L): sentences of
 // reference (model) and hypothesis (peer).
-long union_lcs_hits(const std::vector<TokenIds>& model, const std::vector<TokenIds>& peer);
+long union_lcs_hits(std::span<const TokenIds> model, std::span<const TokenIds> peer);
+inline long union_lcs_hits(const std::vector<TokenIds>& model, const std::vector<TokenIds>& peer) {
+  return union_lcs_hits(std::span<const TokenIds>(model), std::span<const TokenIds>(peer));
+}
 
 // ------------------------------------------------------------ rouge-score
 
@@ -163,6 +167,8 @@ class RougeScoreMetric : public Metric {
   bool uses_ascii_tokenizer() const { return !pipeline_tokenizer_; }
 
  private:
+  // score_pair() into `scores` (content replaced), reusing per-thread buffers.
+  void score_pair_into(std::u32string_view ref, std::u32string_view hyp, std::vector<PRF>& scores) const;
   std::vector<RougeTokens> sentences(std::u32string_view text) const;
   RougeTokens tokenize(std::u32string_view text) const;
   // tokenize() as ids of `vocabulary`, appended to `out`.

@@ -8,6 +8,20 @@
 
 #include "evalcli/metrics/rouge.hpp"
 
+// Not under ThreadSanitizer: an instrumented ifunc resolver would run before
+// the sanitizer's runtime is set up and crash at load.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EVALCLI_ROUGE_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__) && \
+    !defined(EVALCLI_ROUGE_THREAD_SANITIZER)
+#define EVALCLI_POPCOUNT_LOOP __attribute__((target_clones("popcnt", "default")))
+#else
+#define EVALCLI_POPCOUNT_LOOP
+#endif
+
 namespace evalcli {
 namespace {
 
@@ -235,6 +249,36 @@ namespace {
 // peer positions (see lcs_length_bits) and t[i][j] = j - popcount(first j
 // bits), so the walk back reads the exact table values from m * n/64 words.
 // False when the ids do not suit flat mask tables (then the plain DP runs).
+// The LCS table's value t[i][j] from row i's bits (see mark_lcs_bits).
+[[gnu::always_inline]] inline std::size_t lcs_table_value(const std::uint64_t* rows, std::size_t words, std::size_t i,
+                                                          std::size_t j) {
+  const std::uint64_t* row = &rows[i * words];
+  std::size_t ones = 0;
+  for (std::size_t w = 0; w < j / 64; ++w) ones += static_cast<std::size_t>(__builtin_popcountll(row[w]));
+  if (j % 64 != 0) ones += static_cast<std::size_t>(__builtin_popcountll(row[j / 64] & ((std::uint64_t{1} << (j % 64)) - 1)));
+  return j - ones;
+}
+
+// mark_lcs_bits' walk back from (m, n), marking the model tokens on the path.
+// Compiled twice, one picked when the program loads: with the POPCNT
+// instruction where the processor has it (x86-64's baseline counts bits in a
+// library call of a dozen instructions), else without.
+EVALCLI_POPCOUNT_LOOP void walk_back_bits(const TokenIds& model, const TokenIds& peer, const std::uint64_t* rows,
+                                          std::size_t words, std::vector<char>& mask) {
+  std::size_t i = model.size(), j = peer.size();
+  while (i > 0 && j > 0) {
+    if (model[i - 1] == peer[j - 1]) {
+      mask[i - 1] = 1;
+      --i;
+      --j;
+    } else if (lcs_table_value(rows, words, i - 1, j) >= lcs_table_value(rows, words, i, j - 1)) {
+      --i;
+    } else {
+      --j;
+    }
+  }
+}
+
 bool mark_lcs_bits(const TokenIds& model, const TokenIds& peer, std::vector<char>& mask) {
   const std::size_t m = model.size(), n = peer.size();
   const std::size_t words = (n + 63) / 64;
@@ -272,25 +316,7 @@ bool mark_lcs_bits(const TokenIds& model, const TokenIds& peer, std::vector<char
     std::fill_n(masks.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(token) * words),
                 static_cast<std::ptrdiff_t>(words), 0);
   }
-  auto table = [&](std::size_t i, std::size_t j) {
-    const std::uint64_t* row = &rows[i * words];
-    std::size_t ones = 0;
-    for (std::size_t w = 0; w < j / 64; ++w) ones += static_cast<std::size_t>(__builtin_popcountll(row[w]));
-    if (j % 64 != 0) ones += static_cast<std::size_t>(__builtin_popcountll(row[j / 64] & ((std::uint64_t{1} << (j % 64)) - 1)));
-    return j - ones;
-  };
-  std::size_t i = m, j = n;
-  while (i > 0 && j > 0) {
-    if (model[i - 1] == peer[j - 1]) {
-      mask[i - 1] = 1;
-      --i;
-      --j;
-    } else if (table(i - 1, j) >= table(i, j - 1)) {
-      --i;
-    } else {
-      --j;
-    }
-  }
+  walk_back_bits(model, peer, rows.data(), words, mask);
   return true;
 }
 
@@ -311,14 +337,18 @@ void mark_wlcs(const TokenIds& model, const TokenIds& peer, double weight, std::
   mark_path<WlcsCell>(model, peer, WlcsStep{weight}, mask);
 }
 
-long union_lcs_hits(const std::vector<TokenIds>& model, const std::vector<TokenIds>& peer) {
+long union_lcs_hits(std::span<const TokenIds> model, std::span<const TokenIds> peer) {
   int max_id = -1;
   for (const auto* side : {&model, &peer}) {
     for (const auto& sentence : *side) {
       for (int t : sentence) max_id = std::max(max_id, t);
     }
   }
-  std::vector<int> model_counts(max_id + 1, 0), peer_counts(max_id + 1, 0);
+  // Per thread, so that a pair allocates nothing once they have grown.
+  thread_local std::vector<int> model_counts, peer_counts;
+  thread_local std::vector<char> mask;
+  model_counts.assign(static_cast<std::size_t>(max_id + 1), 0);
+  peer_counts.assign(static_cast<std::size_t>(max_id + 1), 0);
   for (const auto& s : model) {
     for (int t : s) ++model_counts[t];
   }
@@ -326,7 +356,6 @@ long union_lcs_hits(const std::vector<TokenIds>& model, const std::vector<TokenI
     for (int t : s) ++peer_counts[t];
   }
   long hits = 0;
-  std::vector<char> mask;
   for (const auto& sentence : model) {
     mask.assign(sentence.size(), 0);
     for (const auto& peer_sentence : peer) mark_lcs(sentence, peer_sentence, mask);

@@ -193,19 +193,57 @@ void RougeScoreMetric::token_ids(std::u32string_view text, TokenVocabulary& voca
   flush();
 }
 
-std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std::u32string_view hyp_line) const {
-  std::u32string ref(ref_line), hyp(hyp_line);
-  if (!options_.sentence_separator.empty()) {
-    for (auto* text : {&ref, &hyp}) {
-      std::u32string replaced;
-      std::size_t start = 0, found;
-      while ((found = text->find(options_.sentence_separator, start)) != std::u32string::npos) {
-        replaced.append(*text, start, found - start).push_back(U'\n');
-        start = found + options_.sentence_separator.size();
-      }
-      replaced.append(*text, start);
-      *text = std::move(replaced);
+namespace {
+
+// One pair's token ids, kept per thread so that scoring a pair allocates
+// nothing once the buffers have grown (rougeLsum's sentences reuse their
+// vectors: only the first `used` of `sentences` hold this pair's).
+struct PairTokens {
+  struct Side {
+    TokenIds all;
+    std::vector<TokenIds> sentences;
+    std::size_t used = 0;
+    void clear() {
+      all.clear();
+      used = 0;
     }
+    void add_sentence(const TokenIds& ids) {
+      if (used == sentences.size()) sentences.emplace_back();
+      sentences[used++].assign(ids.begin(), ids.end());
+    }
+    std::span<const TokenIds> sentence_list() const { return std::span(sentences.data(), used); }
+  };
+  Side ref, hyp;
+  TokenIds scratch;
+  std::u32string ref_text, hyp_text;  // only with a sentence separator
+};
+
+// `text` with every `separator` replaced by '\n', into `out`.
+std::u32string_view replace_separator(std::u32string_view text, std::u32string_view separator, std::u32string& out) {
+  out.clear();
+  std::size_t start = 0, found;
+  while ((found = text.find(separator, start)) != std::u32string_view::npos) {
+    out.append(text, start, found - start).push_back(U'\n');
+    start = found + separator.size();
+  }
+  out.append(text, start);
+  return out;
+}
+
+}  // namespace
+
+std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std::u32string_view hyp_line) const {
+  std::vector<PRF> scores;
+  score_pair_into(ref_line, hyp_line, scores);
+  return scores;
+}
+
+void RougeScoreMetric::score_pair_into(std::u32string_view ref, std::u32string_view hyp,
+                                       std::vector<PRF>& scores) const {
+  thread_local PairTokens pair;
+  if (!options_.sentence_separator.empty()) {
+    ref = replace_separator(ref, options_.sentence_separator, pair.ref_text);
+    hyp = replace_separator(hyp, options_.sentence_separator, pair.hyp_text);
   }
   bool need_sentences = false;
   for (const auto& type : options_.types) need_sentences = need_sentences || type.kind == RougeScoreType::lcs_summary;
@@ -215,31 +253,31 @@ std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std:
   thread_local LocalIds local;
   if (vocabulary.size() > (std::size_t{1} << 24)) vocabulary = TokenVocabulary();  // bound memory
   local.reset();
-  TokenIds scratch;
   // Newlines are separators for every tokenizer, so the whole-text tokens
   // are the tokens of its non-empty lines (rougeLsum's sentences) concatenated.
-  auto read = [&](std::u32string_view text, TokenIds& all, std::vector<TokenIds>& sentences) {
+  auto read = [&](std::u32string_view text, PairTokens::Side& side) {
+    side.clear();
     std::size_t start = 0;
     while (start <= text.size()) {
       std::size_t end = text.find(U'\n', start);
       if (end == std::u32string_view::npos) end = text.size();
       if (end > start) {
-        scratch.clear();
-        token_ids(text.substr(start, end - start), vocabulary, scratch);
-        for (int& id : scratch) id = local(id);
-        all.insert(all.end(), scratch.begin(), scratch.end());
-        if (need_sentences) sentences.push_back(scratch);
+        pair.scratch.clear();
+        token_ids(text.substr(start, end - start), vocabulary, pair.scratch);
+        for (int& id : pair.scratch) id = local(id);
+        side.all.insert(side.all.end(), pair.scratch.begin(), pair.scratch.end());
+        if (need_sentences) side.add_sentence(pair.scratch);
       }
       start = end + 1;
     }
   };
-  TokenIds ref_all, hyp_all;
-  std::vector<TokenIds> ref_sentences, hyp_sentences;
-  read(ref, ref_all, ref_sentences);
-  read(hyp, hyp_all, hyp_sentences);
+  read(ref, pair.ref);
+  read(hyp, pair.hyp);
+  const TokenIds& ref_all = pair.ref.all;
+  const TokenIds& hyp_all = pair.hyp.all;
   const auto vocabulary_size = static_cast<std::size_t>(local.size());
 
-  std::vector<PRF> scores;
+  scores.clear();
   for (const auto& type : options_.types) {
     switch (type.kind) {
       case RougeScoreType::ngram: {
@@ -261,20 +299,21 @@ std::vector<PRF> RougeScoreMetric::score_pair(std::u32string_view ref_line, std:
         if (ref_all.empty() || hyp_all.empty()) {
           scores.push_back({});
         } else {
-          const double hits = static_cast<double>(union_lcs_hits(ref_sentences, hyp_sentences));
+          const double hits =
+              static_cast<double>(union_lcs_hits(pair.ref.sentence_list(), pair.hyp.sentence_list()));
           scores.push_back(make_prf(hits, static_cast<double>(hyp_all.size()), static_cast<double>(ref_all.size())));
         }
         break;
     }
   }
-  return scores;
 }
 
 void RougeScoreMetric::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
   // score_multi: per type, the reference with the highest F (first on ties).
-  std::vector<PRF> best;
+  thread_local std::vector<PRF> scores, best;
+  best.clear();
   for (const auto& ref : refs) {
-    const auto scores = score_pair(ref, hyp);
+    score_pair_into(ref, hyp, scores);
     if (best.empty()) {
       best = scores;
       continue;
