@@ -1,7 +1,9 @@
 // rouge-score 0.1.2 compatibility (shared/specs/rouge.md section 1).
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <cwchar>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -16,6 +18,18 @@ namespace evalcli {
 namespace {
 
 bool is_ascii_alnum(char32_t c) { return (c >= U'a' && c <= U'z') || (c >= U'0' && c <= U'9'); }
+
+// What rouge-score's tokenizer keeps of each ASCII character: [a-z0-9] after
+// lower(), so A-Z lowered; 0 for every other one (a separator). One load per
+// character instead of a case test and four range tests.
+constexpr std::array<char, 128> kAsciiTokenChars = [] {
+  std::array<char, 128> chars{};
+  for (int c = 0; c < 128; ++c) {
+    const int lowered = c >= 'A' && c <= 'Z' ? c + 32 : c;
+    if ((lowered >= 'a' && lowered <= 'z') || (lowered >= '0' && lowered <= '9')) chars[c] = static_cast<char>(lowered);
+  }
+  return chars;
+}();
 
 // Stemming dominates tokenization time and words repeat: cache per thread.
 const std::string& cached_stem(const text::PorterStemmer& stemmer, const std::string& token) {
@@ -182,9 +196,8 @@ void RougeScoreMetric::token_ids(std::u32string_view text, TokenVocabulary& voca
       }
       continue;
     }
-    char b = static_cast<char>(c);
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b + 32);
-    if ((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')) {
+    const char b = kAsciiTokenChars[c];
+    if (b != 0) {
       append(b);
     } else {
       flush();
@@ -217,6 +230,17 @@ struct PairTokens {
   TokenIds scratch;
   std::u32string ref_text, hyp_text;  // only with a sentence separator
 };
+
+// The first '\n' of `text` at or after `start`, else text.size(), by the C
+// library's vectorised wmemchr (wchar_t holds code points here, as char32_t):
+// u32string_view::find tests one character per loop step.
+std::size_t find_newline(std::u32string_view text, std::size_t start) {
+  static_assert(sizeof(wchar_t) == sizeof(char32_t), "wmemchr searches 32-bit characters");
+  if (start >= text.size()) return text.size();
+  const auto* const begin = reinterpret_cast<const wchar_t*>(text.data());
+  const wchar_t* const found = std::wmemchr(begin + start, L'\n', text.size() - start);
+  return found == nullptr ? text.size() : static_cast<std::size_t>(found - begin);
+}
 
 // `text` with every `separator` replaced by '\n', into `out`.
 std::u32string_view replace_separator(std::u32string_view text, std::u32string_view separator, std::u32string& out) {
@@ -259,8 +283,7 @@ void RougeScoreMetric::score_pair_into(std::u32string_view ref, std::u32string_v
     side.clear();
     std::size_t start = 0;
     while (start <= text.size()) {
-      std::size_t end = text.find(U'\n', start);
-      if (end == std::u32string_view::npos) end = text.size();
+      const std::size_t end = find_newline(text, start);
       if (end > start) {
         pair.scratch.clear();
         token_ids(text.substr(start, end - start), vocabulary, pair.scratch);
