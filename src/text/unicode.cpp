@@ -75,15 +75,10 @@ std::u32string from_utf16(std::u16string_view s) {
 
 }  // namespace
 
-std::u32string lower(std::u32string_view s) {
-  bool ascii = true;
-  for (char32_t c : s) ascii = ascii && c < 0x80;
-  if (ascii) {  // fast path: most text is ASCII
-    std::u32string out(s);
-    for (auto& c : out)
-      if (c >= U'A' && c <= U'Z') c += 32;
-    return out;
-  }
+namespace {
+
+// The whole string through ICU's full case mapping (root locale).
+std::u32string lower_with_icu(std::u32string_view s) {
   const std::u16string source = to_utf16(s);
   std::u16string target(source.size() + 16, u'\0');
   UErrorCode status = U_ZERO_ERROR;
@@ -101,6 +96,27 @@ std::u32string lower(std::u32string_view s) {
   if (U_FAILURE(status)) throw Error(ExitCode::internal, "ICU u_strToLower failed");
   target.resize(static_cast<std::size_t>(length));
   return from_utf16(target);
+}
+
+}  // namespace
+
+// The full lowercase mapping differs from the one-code-point (simple) one, in
+// the root locale, only for U+0130 (to "i" + U+0307) and for U+03A3, whose
+// Final_Sigma context decides between U+03C3 and U+03C2: a string holding
+// neither maps character by character with u_tolower, without converting to
+// UTF-16 and back. tests/unit/unicode_test.cpp checks every code point against
+// the full mapping.
+std::u32string lower(std::u32string_view s) {
+  std::u32string out(s);
+  for (char32_t& c : out) {
+    if (c < 0x80) {  // most text is ASCII
+      if (c >= U'A' && c <= U'Z') c += 32;
+      continue;
+    }
+    if (c == 0x130 || c == 0x3A3) return lower_with_icu(s);
+    c = static_cast<char32_t>(u_tolower(static_cast<UChar32>(c)));
+  }
+  return out;
 }
 
 bool is_number(char32_t c) {
