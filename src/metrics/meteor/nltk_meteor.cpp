@@ -109,11 +109,17 @@ std::vector<std::string> NltkMeteor::stat_names() const {
 }
 
 // The pipeline's tokens of `line`, lowercased, as lexicon ids.
+// With the `none` tokenizer alone, process() only joins split()'s words by
+// single spaces, so the line is split as it is (no copy, no second split).
 NltkMeteor::FormIds NltkMeteor::lowercased_form_ids(std::u32string_view line) const {
-  const std::u32string processed = pipeline_->process(line);
+  std::u32string processed;
+  if (!pipeline_->squeezes_spaces_only()) {
+    processed = pipeline_->process(line);
+    line = processed;
+  }
   FormIds ids;
   std::lock_guard lock(lexicon_mutex_);
-  for (auto token : text::split(processed)) ids.push_back(lexicon_->lowercased_form_id(token));
+  text::for_each_split(line, [&](std::u32string_view token) { ids.push_back(lexicon_->lowercased_form_id(token)); });
   return ids;
 }
 
