@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "evalcli/core/detail/target_clones.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/detail/prefix_pair_interner.hpp"
@@ -73,23 +74,6 @@ std::vector<std::string> Bleu::stat_names() const {
 
 namespace {
 
-// ShortSegmentMatcher's loops are compiled twice, one picked when the program
-// loads: with the POPCNT instruction where the processor has it (x86-64's
-// baseline counts bits in a dozen instructions), else without. Not under
-// ThreadSanitizer: the instrumented ifunc resolver would run before the
-// sanitizer's runtime is set up and crash at load.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define EVALCLI_BLEU_THREAD_SANITIZER 1
-#endif
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__) && \
-    !defined(EVALCLI_BLEU_THREAD_SANITIZER)
-#define EVALCLI_POPCOUNT_LOOP __attribute__((target_clones("popcnt", "default")))
-#else
-#define EVALCLI_POPCOUNT_LOOP
-#endif
-
 constexpr std::uint32_t kAbsent = text::PrefixPairInterner::kAbsent;
 static_assert(kAbsent == text::StringInterner::kAbsent);
 
@@ -142,7 +126,7 @@ class ShortSegmentMatcher {
   static std::uint64_t bit(std::size_t i) { return std::uint64_t{1} << i; }
 
   // matches[i] holds unigram masks on entry and is narrowed order by order.
-  EVALCLI_POPCOUNT_LOOP static void keep_highest_counts(const std::uint64_t* unigrams, std::uint64_t* matches,
+  EVALCLI_CLONES_FOR_POPCNT static void keep_highest_counts(const std::uint64_t* unigrams, std::uint64_t* matches,
                                                         std::size_t length, std::size_t max_order,
                                                         std::uint32_t* best) {
     for (std::size_t n = 1; n <= max_order && n <= length; ++n, best += length) {
@@ -152,7 +136,7 @@ class ShortSegmentMatcher {
       }
     }
   }
-  EVALCLI_POPCOUNT_LOOP static void clipped_matches(const std::uint64_t* unigrams, std::uint64_t* matches,
+  EVALCLI_CLONES_FOR_POPCNT static void clipped_matches(const std::uint64_t* unigrams, std::uint64_t* matches,
                                                     std::size_t length, std::size_t max_order,
                                                     const std::uint32_t* best, long long* correct) {
     for (std::size_t n = 1; n <= max_order && n <= length; ++n, best += length) {

@@ -15,33 +15,16 @@
 #include <immintrin.h>
 #endif
 
+#include "evalcli/core/detail/target_clones.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/rouge.hpp"
 
 namespace evalcli {
 namespace {
 
-// The hot loops are compiled twice and one is picked when the program loads:
-// AVX2 where the processor has it (twice the lanes), else the x86-64 baseline.
-// Not under ThreadSanitizer: the instrumented ifunc resolver would run before
-// the sanitizer's runtime is set up and crash at load.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define EVALCLI_THREAD_SANITIZER 1
-#endif
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__) && \
-    !defined(EVALCLI_THREAD_SANITIZER)
-#define EVALCLI_X86_AVX2 1
-#define EVALCLI_HOT_LOOP __attribute__((target_clones("avx2", "default")))
-#else
-#define EVALCLI_X86_AVX2 0
-#define EVALCLI_HOT_LOOP
-#endif
-
 constexpr int kWords = 624;  // MT19937's state, and one block of its output
 
-#if EVALCLI_X86_AVX2
+#if EVALCLI_TARGET_CLONES
 // Rejection sampling 8 words at a time: the used words (word & mask < n) are
 // moved to the front by one AVX2 lane permutation, picked from a table by the
 // 8-bit mask of used lanes; all 8 lanes are stored, and the number of used ones
@@ -89,7 +72,8 @@ std::uint32_t twist(std::uint32_t current, std::uint32_t next, std::uint32_t far
 }
 
 // MT19937's next state and its 624 tempered outputs.
-EVALCLI_HOT_LOOP void next_block(std::uint32_t* s, std::uint32_t* words) {
+// Compiled for AVX2 and for the baseline, picked at load (core/detail/target_clones.hpp).
+EVALCLI_CLONES_FOR_AVX2 void next_block(std::uint32_t* s, std::uint32_t* words) {
   constexpr int m = 397;
   for (int i = 0; i < kWords - m; ++i) s[i] = twist(s[i], s[i + 1], s[i + m]);
   for (int i = kWords - m; i < kWords - 1; ++i) s[i] = twist(s[i], s[i + 1], s[i + m - kWords]);
@@ -127,13 +111,13 @@ class MtStream {
     }
     std::uint32_t mask = 0;
     while (mask < n - 1) mask = (mask << 1) | 1;
-#if EVALCLI_X86_AVX2
+#if EVALCLI_TARGET_CLONES
     const bool avx2 = have_avx2();
 #endif
     std::size_t k = 0;
     while (k < count) {
       if (position_ == kWords) refill();
-#if EVALCLI_X86_AVX2
+#if EVALCLI_TARGET_CLONES
       if (avx2) {
         k = pack_words(words_.data(), position_, mask, n, out, k, count);
         if (position_ == kWords) continue;
@@ -177,7 +161,7 @@ constexpr int kBatch = 8;  // samples summed together, so their additions overla
 
 // Sums of kBatch samples (sample b's indices at indices[b * n ...]), each in
 // index order as numpy's np.mean(sample, axis=0) adds them.
-EVALCLI_HOT_LOOP void sum_batch(const Row* rows, const std::uint32_t* indices, std::size_t n, Row* sums) {
+EVALCLI_CLONES_FOR_AVX2 void sum_batch(const Row* rows, const std::uint32_t* indices, std::size_t n, Row* sums) {
   Row s[kBatch] = {};
   for (std::size_t k = 0; k < n; ++k) {
     for (int b = 0; b < kBatch; ++b) s[b] += rows[indices[b * n + k]];

@@ -6,21 +6,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "evalcli/core/detail/target_clones.hpp"
 #include "evalcli/metrics/rouge.hpp"
-
-// Not under ThreadSanitizer: an instrumented ifunc resolver would run before
-// the sanitizer's runtime is set up and crash at load.
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define EVALCLI_ROUGE_THREAD_SANITIZER 1
-#endif
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__) && \
-    !defined(EVALCLI_ROUGE_THREAD_SANITIZER)
-#define EVALCLI_POPCOUNT_LOOP __attribute__((target_clones("popcnt", "default")))
-#else
-#define EVALCLI_POPCOUNT_LOOP
-#endif
 
 namespace evalcli {
 namespace {
@@ -263,7 +250,7 @@ namespace {
 // Compiled twice, one picked when the program loads: with the POPCNT
 // instruction where the processor has it (x86-64's baseline counts bits in a
 // library call of a dozen instructions), else without.
-EVALCLI_POPCOUNT_LOOP void walk_back_bits(const TokenIds& model, const TokenIds& peer, const std::uint64_t* rows,
+EVALCLI_CLONES_FOR_POPCNT void walk_back_bits(const TokenIds& model, const TokenIds& peer, const std::uint64_t* rows,
                                           std::size_t words, std::vector<char>& mask) {
   std::size_t i = model.size(), j = peer.size();
   while (i > 0 && j > 0) {
