@@ -127,8 +127,8 @@ class ShortSegmentMatcher {
 
   // matches[i] holds unigram masks on entry and is narrowed order by order.
   EVALCLI_CLONES_FOR_POPCNT static void keep_highest_counts(const std::uint64_t* unigrams, std::uint64_t* matches,
-                                                        std::size_t length, std::size_t max_order,
-                                                        std::uint32_t* best) {
+                                                            std::size_t length, std::size_t max_order,
+                                                            std::uint32_t* best) {
     for (std::size_t n = 1; n <= max_order && n <= length; ++n, best += length) {
       for (std::size_t i = 0; i + n <= length; ++i) {
         if (n > 1) matches[i] &= unigrams[i + n - 1] >> (n - 1);
@@ -137,8 +137,8 @@ class ShortSegmentMatcher {
     }
   }
   EVALCLI_CLONES_FOR_POPCNT static void clipped_matches(const std::uint64_t* unigrams, std::uint64_t* matches,
-                                                    std::size_t length, std::size_t max_order,
-                                                    const std::uint32_t* best, long long* correct) {
+                                                        std::size_t length, std::size_t max_order,
+                                                        const std::uint32_t* best, long long* correct) {
     for (std::size_t n = 1; n <= max_order && n <= length; ++n, best += length) {
       long long sum = 0;
       for (std::size_t i = 0; i + n <= length; ++i) {

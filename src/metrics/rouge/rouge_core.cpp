@@ -251,7 +251,7 @@ namespace {
 // instruction where the processor has it (x86-64's baseline counts bits in a
 // library call of a dozen instructions), else without.
 EVALCLI_CLONES_FOR_POPCNT void walk_back_bits(const TokenIds& model, const TokenIds& peer, const std::uint64_t* rows,
-                                          std::size_t words, std::vector<char>& mask) {
+                                              std::size_t words, std::vector<char>& mask) {
   std::size_t i = model.size(), j = peer.size();
   while (i > 0 && j > 0) {
     if (model[i - 1] == peer[j - 1]) {

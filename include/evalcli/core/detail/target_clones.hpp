@@ -8,6 +8,9 @@
 // ThreadSanitizer: the instrumented ifunc resolver would run before the
 // sanitizer's runtime is set up and crash at load. Elsewhere (not x86-64, not
 // GCC/Clang) the macros are empty: one baseline copy.
+// Code written with intrinsics of one extension instead marks its functions
+// [[gnu::target("avx2")]] and calls them after __builtin_cpu_supports (the
+// text scan, BERTScore's kernels): it needs no clone for the baseline.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define EVALCLI_DETAIL_THREAD_SANITIZER 1
