@@ -179,8 +179,11 @@ KenlmProbingModel::KenlmProbingModel(io::MappedFile file, const KenlmHeader& hea
       fail(fmt::format("the binary header's {} entries at probing multiplier {} need more bytes than the file has left (truncated?)",
                        entries, multiplier));
     }
-    Table table{reinterpret_cast<const unsigned char*>(bytes.data()) + offset, entry_size,
-                detail::FastModulo(bucket_count(entries, multiplier))};
+    Table table;
+    table.begin = reinterpret_cast<const unsigned char*>(bytes.data()) + offset;
+    table.entry_size = entry_size;
+    table.bucket_of = detail::FastModulo(bucket_count(entries, multiplier));
+    table.end = table.begin + table.buckets() * entry_size;
     offset += table.buckets() * entry_size;
     return table;
   };
