@@ -133,20 +133,26 @@ std::size_t max_line_bytes() {
 // The next line up to LF (without it); the splitter enforces max_line_bytes().
 // A UTF-16/32 codec (given before the first read) turns the input into UTF-8
 // first, so lines split on the decoded text as Python splits them.
-bool LineReader::read_physical_line(std::string& line) {
+bool LineReader::read_physical_line(std::string_view& line) {
   const bool units = codec_ != nullptr && (codec_->unit == CodeUnit::utf16 || codec_->unit == CodeUnit::utf32);
   if (units && !input_->units_decoded) {
     auto decoded = decode_units_to_utf8(std::move(input_->source), *codec_, name_, universal_newlines_);
     input_ = std::make_unique<Input>(std::move(decoded), std::size_t{1} << 16, name_);
     input_->units_decoded = true;
   }
+  return input_->lines.next(line);
+}
+
+bool LineReader::next_bytes(std::string& line) {
   std::string_view view;
-  if (!input_->lines.next(view)) return false;
+  if (!next_view(view)) return false;
   line.assign(view);
   return true;
 }
 
-bool LineReader::next_bytes(std::string& line) {
+// The view is into the splitter's buffer (or pending_), valid until the next
+// read: a line is decoded from where it was read, with no copy.
+bool LineReader::next_view(std::string_view& line) {
   if (!universal_newlines_) {
     if (!read_physical_line(line)) return false;
     ++line_number_;
@@ -155,28 +161,32 @@ bool LineReader::next_bytes(std::string& line) {
   // Universal newlines: a chunk up to LF may hold several CR-terminated lines;
   // a CR right before the LF belongs to that LF (CRLF).
   if (pending_pos_ < pending_.size()) {
-    line = std::move(pending_[pending_pos_++]);
+    line = pending_[pending_pos_++];
     ++line_number_;
     return true;
   }
-  std::string chunk;
+  std::string_view chunk;
   if (!read_physical_line(chunk)) return false;
-  if (!chunk.empty() && chunk.back() == '\r') chunk.pop_back();
+  if (!chunk.empty() && chunk.back() == '\r') chunk.remove_suffix(1);
+  ++line_number_;
+  if (chunk.find('\r') == std::string_view::npos) {  // one line: the common case
+    line = chunk;
+    return true;
+  }
   pending_.clear();
   pending_pos_ = 0;
   std::size_t start = 0;
-  for (std::size_t cr; (cr = chunk.find('\r', start)) != std::string::npos; start = cr + 1) {
-    pending_.push_back(chunk.substr(start, cr - start));
+  for (std::size_t cr; (cr = chunk.find('\r', start)) != std::string_view::npos; start = cr + 1) {
+    pending_.emplace_back(chunk.substr(start, cr - start));
   }
-  pending_.push_back(chunk.substr(start));
-  line = std::move(pending_[pending_pos_++]);
-  ++line_number_;
+  pending_.emplace_back(chunk.substr(start));
+  line = pending_[pending_pos_++];
   return true;
 }
 
 bool LineReader::next_unstripped(std::u32string& line) {
-  std::string bytes;
-  if (!next_bytes(bytes)) return false;
+  std::string_view bytes;
+  if (!next_view(bytes)) return false;
   line.clear();
   if (codec_ != nullptr && codec_->unit == CodeUnit::multibyte) {
     line = decode_multibyte_line(*codec_, bytes, fmt::format("{}:{}", name_, line_number_));
@@ -199,7 +209,7 @@ bool LineReader::next_unstripped(std::u32string& line) {
   return true;
 }
 
-void LineReader::throw_invalid_utf8(const std::string& bytes, std::size_t bad) const {
+void LineReader::throw_invalid_utf8(std::string_view bytes, std::size_t bad) const {
   const std::string where = fmt::format("{}:{}:byte {}", name_, line_number_, bad + 1);
   // Compressed data read as text: say so rather than only naming the byte.
   const Compression looks = compressed_file_signature(input_->recorder->head());

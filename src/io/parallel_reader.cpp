@@ -60,8 +60,12 @@ bool ParallelReader::read_hyps(std::vector<std::u32string>& hyps) {
       hyps = first_stdin_fields_;
       return true;
     }
-    std::u32string line;
+    std::u32string& line = stdin_line_;
     if (!hyp_readers_[0].next(line)) return false;
+    if (num_systems_ == 1 && line.find(U'\t') == std::u32string::npos) {
+      hyps[0].swap(line);  // the whole line, rstripped by next(); both buffers are kept for reuse
+      return true;
+    }
     const auto fields = split(line, U'\t');
     if (fields.size() != num_systems_) {
       throw TabFieldMismatch(fmt::format("<stdin>:{}: {} tab-separated systems, but the first line has {}",

@@ -54,8 +54,9 @@ class LineReader {
 
  private:
   struct Input;  // the byte source and the line splitter over it
-  bool read_physical_line(std::string& line);
-  [[noreturn]] void throw_invalid_utf8(const std::string& bytes, std::size_t bad) const;
+  bool read_physical_line(std::string_view& line);
+  bool next_view(std::string_view& line);
+  [[noreturn]] void throw_invalid_utf8(std::string_view bytes, std::size_t bad) const;
 
   std::unique_ptr<Input> input_;
   std::string name_;

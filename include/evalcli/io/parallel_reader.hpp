@@ -81,6 +81,7 @@ class ParallelReader {
   std::size_t num_refs_ = 0;
   std::vector<std::string> system_names_;
   std::vector<std::u32string> first_stdin_fields_;
+  std::u32string stdin_line_;  // the last line read from stdin (its buffer reused)
   bool first_line_pending_ = false;
   std::size_t segments_ = 0;
   std::function<void(const std::vector<std::u32string>&, const std::vector<std::u32string>&)> on_segment_;
