@@ -62,7 +62,7 @@ bool ParallelReader::read_hyps(std::vector<std::u32string>& hyps) {
     }
     std::u32string& line = stdin_line_;
     if (!hyp_readers_[0].next(line)) return false;
-    if (num_systems_ == 1 && line.find(U'\t') == std::u32string::npos) {
+    if (num_systems_ == 1 && find_code_point(line, U'\t') == line.size()) {
       hyps[0].swap(line);  // the whole line, rstripped by next(); both buffers are kept for reuse
       return true;
     }

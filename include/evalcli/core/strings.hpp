@@ -1,10 +1,22 @@
 #pragma once
-// Splitting text on one separator character.
+// Splitting text on one separator character, and finding one.
 #include <cstddef>
+#include <cwchar>
 #include <string_view>
 #include <vector>
 
 namespace evalcli {
+
+// The first `c` in `text` at or after `start`, else text.size(), by the C
+// library's vectorised wmemchr (wchar_t holds code points, as char32_t):
+// u32string_view::find tests one character per loop step.
+inline std::size_t find_code_point(std::u32string_view text, char32_t c, std::size_t start = 0) {
+  static_assert(sizeof(wchar_t) == sizeof(char32_t), "wmemchr searches 32-bit characters");
+  if (start >= text.size()) return text.size();
+  const auto* const begin = reinterpret_cast<const wchar_t*>(text.data());
+  const wchar_t* const found = std::wmemchr(begin + start, static_cast<wchar_t>(c), text.size() - start);
+  return found == nullptr ? text.size() : static_cast<std::size_t>(found - begin);
+}
 
 inline constexpr std::size_t kUnlimitedSplits = static_cast<std::size_t>(-1);
 

@@ -3,11 +3,11 @@
 
 #include <array>
 #include <cmath>
-#include <cwchar>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "evalcli/core/error.hpp"
+#include "evalcli/core/strings.hpp"
 #include "evalcli/metrics/rouge.hpp"
 #include "metrics/rouge/token_vocabulary.hpp"
 #include "evalcli/core/summation.hpp"
@@ -231,17 +231,6 @@ struct PairTokens {
   std::u32string ref_text, hyp_text;  // only with a sentence separator
 };
 
-// The first '\n' of `text` at or after `start`, else text.size(), by the C
-// library's vectorised wmemchr (wchar_t holds code points here, as char32_t):
-// u32string_view::find tests one character per loop step.
-std::size_t find_newline(std::u32string_view text, std::size_t start) {
-  static_assert(sizeof(wchar_t) == sizeof(char32_t), "wmemchr searches 32-bit characters");
-  if (start >= text.size()) return text.size();
-  const auto* const begin = reinterpret_cast<const wchar_t*>(text.data());
-  const wchar_t* const found = std::wmemchr(begin + start, L'\n', text.size() - start);
-  return found == nullptr ? text.size() : static_cast<std::size_t>(found - begin);
-}
-
 // `text` with every `separator` replaced by '\n', into `out`.
 std::u32string_view replace_separator(std::u32string_view text, std::u32string_view separator, std::u32string& out) {
   out.clear();
@@ -283,7 +272,7 @@ void RougeScoreMetric::score_pair_into(std::u32string_view ref, std::u32string_v
     side.clear();
     std::size_t start = 0;
     while (start <= text.size()) {
-      const std::size_t end = find_newline(text, start);
+      const std::size_t end = find_code_point(text, U'\n', start);
       if (end > start) {
         pair.scratch.clear();
         token_ids(text.substr(start, end - start), vocabulary, pair.scratch);
