@@ -91,7 +91,7 @@ class NltkMeteor : public Metric {
   struct Lexicon;
   using FormIds = std::vector<std::uint32_t>;
 
-  FormIds lowercased_form_ids(std::u32string_view line) const;
+  void lowercased_form_ids(std::u32string_view line, FormIds& ids) const;
   double score_forms(const FormIds& hyp, const FormIds& ref, NltkAlignment* alignment) const;
   std::span<const std::uint32_t> synonym_ids(std::uint32_t stem) const;
 

@@ -50,11 +50,9 @@ std::size_t count_chunks(const MatchPairs& matches) {
   return chunks;
 }
 
-Words enumerate(const std::vector<std::uint32_t>& forms) {
-  Words words;
-  words.reserve(forms.size());
+void enumerate(const std::vector<std::uint32_t>& forms, Words& words) {
+  words.clear();
   for (std::size_t i = 0; i < forms.size(); ++i) words.push_back({i, forms[i]});
-  return words;
 }
 
 }  // namespace
@@ -111,16 +109,15 @@ std::vector<std::string> NltkMeteor::stat_names() const {
 // The pipeline's tokens of `line`, lowercased, as lexicon ids.
 // With the `none` tokenizer alone, process() only joins split()'s words by
 // single spaces, so the line is split as it is (no copy, no second split).
-NltkMeteor::FormIds NltkMeteor::lowercased_form_ids(std::u32string_view line) const {
+void NltkMeteor::lowercased_form_ids(std::u32string_view line, FormIds& ids) const {
   std::u32string processed;
   if (!pipeline_->squeezes_spaces_only()) {
     processed = pipeline_->process(line);
     line = processed;
   }
-  FormIds ids;
+  ids.clear();
   std::lock_guard lock(lexicon_mutex_);
   text::for_each_split(line, [&](std::u32string_view token) { ids.push_back(lexicon_->lowercased_form_id(token)); });
-  return ids;
 }
 
 double NltkMeteor::formula(double matches, double chunks, double hyp_len, double ref_len) const {
@@ -148,9 +145,12 @@ double NltkMeteor::sentence_score(const std::vector<std::u32string>& hyp_tokens,
 }
 
 double NltkMeteor::score_forms(const FormIds& hyp_forms, const FormIds& ref_forms, NltkAlignment* alignment) const {
-  Words hyp = enumerate(hyp_forms);
-  Words ref = enumerate(ref_forms);
-  MatchPairs matches;
+  // Per-thread lists, reused from segment to segment (no allocation per segment).
+  thread_local Words hyp, ref;
+  thread_local MatchPairs matches;
+  enumerate(hyp_forms, hyp);
+  enumerate(ref_forms, ref);
+  matches.clear();
   const auto same_form = [](const Word& h, const Word& r) { return h.form == r.form; };
   greedy_match(hyp, ref, matches, same_form);
   Lexicon& lexicon = *lexicon_;
@@ -213,13 +213,15 @@ std::span<const std::uint32_t> NltkMeteor::synonym_ids(std::uint32_t stem) const
 }
 
 void NltkMeteor::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
-  const FormIds hyp_forms = lowercased_form_ids(hyp);
+  thread_local FormIds hyp_forms, ref_forms;  // reused from segment to segment
+  lowercased_form_ids(hyp, hyp_forms);
   double best = 0;
   NltkAlignment best_alignment{0, 0, hyp_forms.size(), 0};
   bool first = true;
   for (const auto& ref : refs) {
     NltkAlignment alignment;
-    const double score = score_forms(hyp_forms, lowercased_form_ids(ref), &alignment);
+    lowercased_form_ids(ref, ref_forms);
+    const double score = score_forms(hyp_forms, ref_forms, &alignment);
     if (first || score > best) {  // Python max(): the first maximum wins
       best = score;
       best_alignment = alignment;
