@@ -28,17 +28,7 @@ std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace) {
 
 std::vector<std::u32string_view> chrf_words(std::u32string_view line) {
   std::vector<std::u32string_view> words;
-  for (const auto word : text::split(line)) {
-    if (word.size() > 1 && text::is_ascii_punct(word.back())) {
-      words.push_back(word.substr(0, word.size() - 1));
-      words.push_back(word.substr(word.size() - 1));
-    } else if (word.size() > 1 && text::is_ascii_punct(word.front())) {
-      words.push_back(word.substr(0, 1));
-      words.push_back(word.substr(1));
-    } else {
-      words.push_back(word);
-    }
-  }
+  for_each_chrf_word(line, [&](std::u32string_view word) { words.push_back(word); });
   return words;
 }
 
@@ -187,7 +177,7 @@ void intern_hypothesis(bool with_chars, const ChrfOptions& options, Workspace& w
   if (with_chars) extract_ngrams(ws.hyp_chars, kCharRoot, options.char_order, ws.ngrams, ws.hyp.ids, 0, ws.prefix);
   if (options.word_order == 0) return;
   ws.items.clear();
-  for (const auto word : chrf_words(ws.hyp_line)) ws.items.push_back(ws.words.id(word));
+  for_each_chrf_word(ws.hyp_line, [&](std::u32string_view word) { ws.items.push_back(ws.words.id(word)); });
   extract_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, ws.hyp.ids, nc, ws.prefix);
 }
 
@@ -200,7 +190,7 @@ void find_reference(std::size_t r, bool with_chars, const ChrfOptions& options, 
   if (options.word_order == 0) return;
   ws.items.clear();
   // A word the hypothesis lacks is kAbsent, which no hypothesis unigram has as its item.
-  for (const auto word : chrf_words(ws.ref_lines[r])) ws.items.push_back(ws.words.find(word));
+  for_each_chrf_word(ws.ref_lines[r], [&](std::u32string_view word) { ws.items.push_back(ws.words.find(word)); });
   find_ngrams(ws.items, kWordRoot, options.word_order, ws.ngrams, ws.ref, nc, ws.prefix);
 }
 

@@ -10,6 +10,7 @@
 
 #include "evalcli/metrics/definition.hpp"
 #include "evalcli/metrics/metric.hpp"
+#include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/pipeline.hpp"
 
 namespace evalcli {
@@ -40,6 +41,21 @@ std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace);
 // SacreBLEU's word split for chrF++: whitespace split, then one leading or
 // trailing ASCII punctuation character split off words longer than one character.
 std::vector<std::u32string_view> chrf_words(std::u32string_view line);
+// The same words handed to `visit` one by one (nothing allocated).
+template <class Visit>
+void for_each_chrf_word(std::u32string_view line, Visit&& visit) {
+  text::for_each_split(line, [&](std::u32string_view word) {
+    if (word.size() > 1 && text::is_ascii_punct(word.back())) {
+      visit(word.substr(0, word.size() - 1));
+      visit(word.substr(word.size() - 1));
+    } else if (word.size() > 1 && text::is_ascii_punct(word.front())) {
+      visit(word.substr(0, 1));
+      visit(word.substr(1));
+    } else {
+      visit(word);
+    }
+  });
+}
 
 // chrF declared once: options, signature fields, build (evalcli/metrics/definition.hpp).
 const MetricDefinition& chrf_definition();
