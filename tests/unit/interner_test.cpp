@@ -1,6 +1,7 @@
 // The id tables behind BLEU's and chrF's n-gram counting.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -108,4 +109,34 @@ TEST_CASE("PrefixPairInterner gives the ids and answers of a PairInterner on BLE
       }
     }
   }
+}
+
+TEST_CASE("TextHash fed one code point at a time equals TextHash::of and tells short strings apart", "[interner]") {
+  using evalcli::text::TextHash;
+  // Every string of 1 to 3 code points over 40 (ASCII, Latin, CJK, an emoji, U+0000): 65,640
+  // strings, anagrams included; a 48-bit hash with no structure collides here with odds of 1e-5.
+  std::u32string alphabet = U"abcdefghijklmnopqrstuvwxyz0123456789";
+  alphabet += U'\u00E9';
+  alphabet += U'\u4E2D';
+  alphabet += U'\U0001F600';
+  alphabet += U'\0';
+  std::vector<std::uint64_t> hashes;
+  std::u32string text;
+  const auto visit = [&](const std::u32string& s) {
+    TextHash incremental;
+    for (const char32_t c : s) incremental.add(c);
+    CHECK(incremental.value() == TextHash::of(s));
+    hashes.push_back(TextHash::of(s));
+  };
+  for (const char32_t a : alphabet) {
+    visit(std::u32string(1, a));
+    for (const char32_t b : alphabet) {
+      visit(std::u32string{a, b});
+      for (const char32_t c : alphabet) visit(std::u32string{a, b, c});
+    }
+  }
+  REQUIRE(hashes.size() == 40 + 40 * 40 + 40 * 40 * 40);
+  std::sort(hashes.begin(), hashes.end());
+  CHECK(std::adjacent_find(hashes.begin(), hashes.end()) == hashes.end());
+  CHECK(TextHash::of(U"") != TextHash::of(std::u32string(1, U'\0')));  // a U+0000 still changes the hash
 }

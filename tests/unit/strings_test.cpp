@@ -1,6 +1,7 @@
 #include "evalcli/core/strings.hpp"
 
 #include <catch2/catch.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -41,4 +42,26 @@ TEST_CASE("split views its input and splits code points too", "[strings]") {
   REQUIRE(fields.size() == 2);
   CHECK(fields[0] == U"\u4E2D");
   CHECK(fields[1] == U"\u6587\tz");
+}
+
+TEST_CASE("find_code_point finds what u32string_view::find finds, from any start", "[strings]") {
+  using evalcli::find_code_point;
+  CHECK(find_code_point(U"", U'a') == 0);
+  CHECK(find_code_point(U"abc", U'c') == 2);
+  CHECK(find_code_point(U"abc", U'd') == 3);
+  CHECK(find_code_point(U"abc", U'a', 1) == 3);
+  CHECK(find_code_point(U"abc", U'a', 7) == 3);                // a start past the end: not found
+  CHECK(find_code_point(U"a\U0001F600b", U'\U0001F600') == 1);  // beyond the BMP: a whole code point
+  CHECK(find_code_point(U"\U0010FFFF\n", U'\n') == 1);
+  // Random texts of a few characters (lengths around the C library's vector widths).
+  std::mt19937 random(7);
+  const std::u32string alphabet = U"ab\t\n \u00E9\u4E2D\U0001F600";
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::u32string text(random() % 70, U'a');
+    for (auto& c : text) c = alphabet[random() % alphabet.size()];
+    const char32_t wanted = alphabet[random() % alphabet.size()];
+    const std::size_t start = random() % (text.size() + 2);
+    const std::size_t expected = std::u32string_view(text).find(wanted, start);
+    CHECK(find_code_point(text, wanted, start) == (expected == std::u32string_view::npos ? text.size() : expected));
+  }
 }
