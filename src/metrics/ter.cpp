@@ -15,8 +15,8 @@ namespace evalcli {
 namespace {
 
 // Interns the space-separated words of tokenized lines into small integers,
-// in order of first appearance; only equality matters to TER. A flat table
-// cleared in O(1) per segment (std::unordered_map allocated a node per word).
+// in order of first appearance; only equality matters to TER. The table is
+// cleared in O(1) per segment, so a segment allocates nothing here.
 class WordInterner {
  public:
   void clear() { words_.clear(); }
@@ -26,8 +26,7 @@ class WordInterner {
     while (i < line.size()) {
       const std::size_t end = find_code_point(line, U' ', i);
       if (end > i) {
-        const std::u32string_view word = line.substr(i, end - i);
-        out.push_back(words_.id(word, text::TextHash::of(word)));
+        out.push_back(words_.id(line.substr(i, end - i)));
       }
       i = end + 1;
     }
