@@ -66,6 +66,10 @@ class JoinTokens {
     in_token_ = true;
     *out_++ = c;
   }
+  // put_word_char() of each of [first, last), the token already started.
+  EVALCLI_INLINE void put_token_chars(const char32_t* first, const char32_t* last) {
+    for (; first != last; ++first) *out_++ = *first;
+  }
   void finish() {}
   std::size_t size() const { return static_cast<std::size_t>(out_ - begin_); }
 
@@ -97,6 +101,17 @@ class JoinAndLocateTokens {
     in_token_ = true;
     *out_++ = c;
     hash_.add(c);
+  }
+  // put_word_char() of each of [first, last), the token already started.
+  EVALCLI_INLINE void put_token_chars(const char32_t* first, const char32_t* last) {
+    text::TextHash hash = hash_;
+    char32_t* out = out_;
+    for (; first != last; ++first) {
+      *out++ = *first;
+      hash.add(*first);
+    }
+    out_ = out;
+    hash_ = hash;
   }
   void finish() {
     if (out_ != begin_) end_token();
@@ -305,9 +320,23 @@ std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, Join&
           fast_join.put_word_char(c);
           held = U' ';
           held_blank = true;
+        } else if (kind == FastKind::word) {
+          // A run of word characters p[0..k): each would be held and passed
+          // on when the next one comes, so all but the last go out now, in
+          // one token, and the last is held.
+          const char32_t* last = p + 1;
+          while (last != end && fast_kind<kStopAtReplacements>(*last) == FastKind::word) ++last;
+          --last;
+          if (last != p) {
+            fast_join.put_word_char(c);
+            fast_join.put_token_chars(p + 1, last);
+          }
+          p = last;
+          held = *last;
+          held_blank = false;
         } else {
           held = c;
-          held_blank = kind == FastKind::blank;
+          held_blank = true;
         }
       }
       join = fast_join;
