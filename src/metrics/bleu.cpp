@@ -100,16 +100,14 @@ class ShortSegmentMatcher {
     for (std::size_t i = 0; i < length_; ++i) masks_by_token_[hyp_tokens[i]] |= bit(i);
     hyp_unigrams_.resize(length_);
     for (std::size_t i = 0; i < length_; ++i) hyp_unigrams_[i] = masks_by_token_[hyp_tokens[i]];
-    best_ref_counts_.assign(max_order * length_, 0);
+    best_ref_counts_.clear();
   }
 
   // One reference (`ref_tokens` as hypothesis ids, `distinct` where absent):
   // each hypothesis n-gram's count in it, kept where it is the highest so far.
   void add_reference(const std::vector<std::uint32_t>& hyp_tokens, const std::vector<std::uint32_t>& ref_tokens) {
-    std::fill(masks_by_token_.begin(), masks_by_token_.end(), 0);
-    for (std::size_t j = 0; j < ref_tokens.size(); ++j) masks_by_token_[ref_tokens[j]] |= bit(j);
-    ref_unigrams_.resize(length_);
-    for (std::size_t i = 0; i < length_; ++i) ref_unigrams_[i] = masks_by_token_[hyp_tokens[i]];
+    if (best_ref_counts_.empty()) best_ref_counts_.assign(max_order_ * length_, 0);
+    set_ref_unigrams(hyp_tokens, ref_tokens);
     matches_.assign(ref_unigrams_.begin(), ref_unigrams_.end());
     keep_highest_counts(ref_unigrams_.data(), matches_.data(), length_, max_order_, best_ref_counts_.data());
   }
@@ -122,8 +120,27 @@ class ShortSegmentMatcher {
                     correct.data());
   }
 
+  // add_reference() and finish() for a segment's only reference (the common
+  // case): the reference's counts are not kept, but read as they are made.
+  void finish_with_only_reference(const std::vector<std::uint32_t>& hyp_tokens,
+                                  const std::vector<std::uint32_t>& ref_tokens, std::vector<long long>& correct) {
+    set_ref_unigrams(hyp_tokens, ref_tokens);
+    matches_.assign(hyp_unigrams_.begin(), hyp_unigrams_.end());
+    ref_matches_.assign(ref_unigrams_.begin(), ref_unigrams_.end());
+    correct.assign(max_order_, 0);
+    clipped_matches_of_one_reference(hyp_unigrams_.data(), ref_unigrams_.data(), matches_.data(),
+                                     ref_matches_.data(), length_, max_order_, correct.data());
+  }
+
  private:
   static std::uint64_t bit(std::size_t i) { return std::uint64_t{1} << i; }
+
+  void set_ref_unigrams(const std::vector<std::uint32_t>& hyp_tokens, const std::vector<std::uint32_t>& ref_tokens) {
+    std::fill(masks_by_token_.begin(), masks_by_token_.end(), 0);
+    for (std::size_t j = 0; j < ref_tokens.size(); ++j) masks_by_token_[ref_tokens[j]] |= bit(j);
+    ref_unigrams_.resize(length_);
+    for (std::size_t i = 0; i < length_; ++i) ref_unigrams_[i] = masks_by_token_[hyp_tokens[i]];
+  }
 
   // matches[i] holds unigram masks on entry and is narrowed order by order.
   EVALCLI_CLONES_FOR_POPCNT static void keep_highest_counts(const std::uint64_t* unigrams, std::uint64_t* matches,
@@ -143,16 +160,38 @@ class ShortSegmentMatcher {
       long long sum = 0;
       for (std::size_t i = 0; i + n <= length; ++i) {
         if (n > 1) matches[i] &= unigrams[i + n - 1] >> (n - 1);
-        const bool first = (matches[i] & (bit(i) - 1)) == 0;  // no earlier occurrence
-        const auto count = static_cast<std::uint32_t>(std::popcount(matches[i]));
-        sum += first ? std::min(count, best[i]) : 0;
+        sum += occurrences_before(matches[i], i) < best[i];
       }
       correct[n - 1] = sum;
     }
   }
+  // The same with one reference, whose n-gram masks are narrowed alongside.
+  EVALCLI_CLONES_FOR_POPCNT static void clipped_matches_of_one_reference(const std::uint64_t* hyp_unigrams,
+                                                                         const std::uint64_t* ref_unigrams,
+                                                                         std::uint64_t* hyp_matches,
+                                                                         std::uint64_t* ref_matches, std::size_t length,
+                                                                         std::size_t max_order, long long* correct) {
+    for (std::size_t n = 1; n <= max_order && n <= length; ++n) {
+      long long sum = 0;
+      for (std::size_t i = 0; i + n <= length; ++i) {
+        if (n > 1) {
+          hyp_matches[i] &= hyp_unigrams[i + n - 1] >> (n - 1);
+          ref_matches[i] &= ref_unigrams[i + n - 1] >> (n - 1);
+        }
+        sum += occurrences_before(hyp_matches[i], i) < static_cast<unsigned>(std::popcount(ref_matches[i]));
+      }
+      correct[n - 1] = sum;
+    }
+  }
+  // An n-gram occurring k times in the hypothesis and r times in the
+  // reference matches min(k, r) times: its j-th occurrence (j from 0) counts
+  // when j < r. j is the number of occurrences before position i.
+  [[gnu::always_inline]] static unsigned occurrences_before(std::uint64_t occurrences, std::size_t i) {
+    return static_cast<unsigned>(std::popcount(occurrences & (bit(i) - 1)));
+  }
 
   std::size_t length_ = 0, max_order_ = 0;
-  std::vector<std::uint64_t> masks_by_token_, hyp_unigrams_, ref_unigrams_, matches_;
+  std::vector<std::uint64_t> masks_by_token_, hyp_unigrams_, ref_unigrams_, matches_, ref_matches_;
   // [n-1][i]: the highest count, in one reference, of the hypothesis n-gram at i.
   std::vector<std::uint32_t> best_ref_counts_;
 };
@@ -176,6 +215,11 @@ class NgramMatcher {
     for (std::size_t r = 0; r < num_refs; ++r) short_segment &= refs[r].size() <= ShortSegmentMatcher::kMaxTokens;
     if (short_segment) {
       short_.start(hyp_tokens_, tokens_.size(), max_order);
+      if (num_refs == 1) {
+        find_ref_tokens(refs[0], tokens_.size());
+        short_.finish_with_only_reference(hyp_tokens_, ref_tokens_, correct);
+        return;
+      }
       for (std::size_t r = 0; r < num_refs; ++r) {
         find_ref_tokens(refs[r], tokens_.size());
         short_.add_reference(hyp_tokens_, ref_tokens_);

@@ -91,7 +91,7 @@ TEST_CASE("BLEU statistics equal a plain n-gram count on random text, short and 
     for (int k = length(random); k > 0; --k) text += vocabulary[pick(random)] + U" ";
     return text;
   };
-  std::size_t short_segments = 0, long_segments = 0;
+  std::size_t short_segments = 0, long_segments = 0, short_with_one_reference = 0;
   for (const int max_order : {1, 2, 4, 7}) {
     BleuOptions options;
     options.text.tokenizer = "none";
@@ -104,6 +104,7 @@ TEST_CASE("BLEU statistics equal a plain n-gram count on random text, short and 
       bool is_short = split(hyp).size() <= 64;
       for (const auto& ref : refs) is_short = is_short && split(ref).size() <= 64;
       ++(is_short ? short_segments : long_segments);
+      short_with_one_reference += is_short && refs.size() == 1;
       std::vector<Stat> ours(bleu.num_stats());
       bleu.segment_stats(hyp, refs, ours.data());
       INFO("order " << max_order << ", segment " << i);
@@ -113,6 +114,7 @@ TEST_CASE("BLEU statistics equal a plain n-gram count on random text, short and 
   // Both paths were taken, many times each.
   CHECK(short_segments > 500);
   CHECK(long_segments > 500);
+  CHECK(short_with_one_reference > 100);  // the bit-mask path's single-reference loop
 }
 
 TEST_CASE("BLEU statistics at the 64-token boundary of the bit-mask path", "[bleu]") {
@@ -124,11 +126,15 @@ TEST_CASE("BLEU statistics at the 64-token boundary of the bit-mask path", "[ble
       std::u32string hyp, ref;
       for (std::size_t i = 0; i < hyp_length; ++i) hyp += i % 3 == 0 ? U"x " : U"y ";
       for (std::size_t i = 0; i < ref_length; ++i) ref += i % 2 == 0 ? U"x " : U"y ";
-      const std::vector<std::u32string> refs = {ref, hyp.substr(2)};
-      std::vector<Stat> ours(bleu.num_stats());
-      bleu.segment_stats(hyp, refs, ours.data());
-      INFO(hyp_length << " hypothesis tokens, " << ref_length << " reference tokens");
-      REQUIRE(ours == plain_bleu_stats(hyp, refs, 4));
+      // One reference (its own path) and two.
+      for (const std::vector<std::u32string>& refs : {std::vector<std::u32string>{ref},
+                                                       std::vector<std::u32string>{ref, hyp.substr(2)}}) {
+        std::vector<Stat> ours(bleu.num_stats());
+        bleu.segment_stats(hyp, refs, ours.data());
+        INFO(hyp_length << " hypothesis tokens, " << ref_length << " reference tokens, " << refs.size()
+                        << " references");
+        REQUIRE(ours == plain_bleu_stats(hyp, refs, 4));
+      }
     }
   }
 }
