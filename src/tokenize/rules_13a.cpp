@@ -174,10 +174,7 @@ class PairRule {
   }
   bool has_pending() const { return has_pending_; }
   char32_t pending() const { return pending_; }
-  void set_pending(char32_t c) {
-    pending_ = c;
-    has_pending_ = true;
-  }
+  void clear_pending() { has_pending_ = false; }
 
  private:
   Next& next_;
@@ -295,53 +292,49 @@ std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, Join&
   while (p != end) {
     // Fast path, for the state in which only the first pair rule holds a
     // character h, and h is neither '.' nor ',' (nor a digit: that rule never
-    // holds one). In it, pad.put(c) does the following, and the state stays:
-    //  - c a word character or blank: h goes through the other rules unchanged
-    //    to the join, and the rule holds c;
-    //  - c a symbol (" c " after padding): h, ' ' and c reach the join, and the
-    //    rule holds the second ' '.
-    // Whether h is blank is known from its class, so the join is not asked.
+    // holds one). Up to the next character of kind `other`, no rule reacts to
+    // anything: h goes out first (pad.put() of the next character would pass
+    // it on unchanged), then each word character and blank goes straight to
+    // the join, and each symbol padded with spaces. (The first rule would
+    // hold each character until the next one came; it can leave them at
+    // once, as none is a '.' or ',' that a next character could pair with.)
     if (after.has_pending() && !before.has_pending() && !dash.has_pending() &&
         !is_period_or_comma(after.pending())) {
-      char32_t held = after.pending();
-      bool held_blank = splits_tokens(held);
       Join fast_join = join;  // a local copy: its state stays in registers
-      for (; p != end; ++p) {
+      fast_join.put(after.pending());
+      after.clear_pending();
+      while (p != end) {
         const char32_t c = *p;
         const FastKind kind = fast_kind<kStopAtReplacements>(c);
-        if (kind == FastKind::other) break;
-        if (held_blank) {
+        if (kind == FastKind::word) {
+          const char32_t* run_end = p + 1;
+          while (run_end != end && fast_kind<kStopAtReplacements>(*run_end) == FastKind::word) ++run_end;
+          fast_join.put_word_char(c);
+          fast_join.put_token_chars(p + 1, run_end);
+          p = run_end;
+        } else if (kind == FastKind::blank) {
           fast_join.blank();
-        } else {
-          fast_join.put_word_char(held);
-        }
-        if (kind == FastKind::symbol) {
+          ++p;
+        } else if (kind == FastKind::symbol) {
           fast_join.blank();
           fast_join.put_word_char(c);
-          held = U' ';
-          held_blank = true;
-        } else if (kind == FastKind::word) {
-          // A run of word characters p[0..k): each would be held and passed
-          // on when the next one comes, so all but the last go out now, in
-          // one token, and the last is held.
-          const char32_t* last = p + 1;
-          while (last != end && fast_kind<kStopAtReplacements>(*last) == FastKind::word) ++last;
-          --last;
-          if (last != p) {
-            fast_join.put_word_char(c);
-            fast_join.put_token_chars(p + 1, last);
-          }
-          p = last;
-          held = *last;
-          held_blank = false;
+          fast_join.blank();
+          ++p;
         } else {
-          held = c;
-          held_blank = true;
+          break;
         }
       }
       join = fast_join;
-      after.set_pending(held);
       if (p == end) break;
+      // A '.' or ',' after the character that went out last (never a digit)
+      // is the first rule's match: that character, then " c ", went on to
+      // the next rule.
+      if (is_period_or_comma(*p)) {
+        before.put(U' ');
+        before.put(*p++);
+        before.put(U' ');
+        continue;
+      }
     }
     const char32_t c = *p++;
     if constexpr (kStopAtReplacements) {
