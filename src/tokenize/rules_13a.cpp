@@ -66,9 +66,15 @@ class JoinTokens {
     in_token_ = true;
     *out_++ = c;
   }
-  // put_word_char() of each of [first, last), the token already started.
-  EVALCLI_INLINE void put_token_chars(const char32_t* first, const char32_t* last) {
-    for (; first != last; ++first) *out_++ = *first;
+  // put_word_char() of *first and of the characters after it while
+  // is_word(c); returns the end of that run.
+  template <class IsWord>
+  EVALCLI_INLINE const char32_t* put_word_run(const char32_t* first, const char32_t* end, IsWord is_word) {
+    put_word_char(*first);
+    char32_t* out = out_;
+    for (++first; first != end && is_word(*first); ++first) *out++ = *first;
+    out_ = out;
+    return first;
   }
   void finish() {}
   std::size_t size() const { return static_cast<std::size_t>(out_ - begin_); }
@@ -102,16 +108,20 @@ class JoinAndLocateTokens {
     *out_++ = c;
     hash_.add(c);
   }
-  // put_word_char() of each of [first, last), the token already started.
-  EVALCLI_INLINE void put_token_chars(const char32_t* first, const char32_t* last) {
+  // put_word_char() of *first and of the characters after it while
+  // is_word(c); returns the end of that run.
+  template <class IsWord>
+  EVALCLI_INLINE const char32_t* put_word_run(const char32_t* first, const char32_t* end, IsWord is_word) {
+    put_word_char(*first);
     text::TextHash hash = hash_;
     char32_t* out = out_;
-    for (; first != last; ++first) {
+    for (++first; first != end && is_word(*first); ++first) {
       *out++ = *first;
       hash.add(*first);
     }
     out_ = out;
     hash_ = hash;
+    return first;
   }
   void finish() {
     if (out_ != begin_) end_token();
@@ -307,11 +317,8 @@ std::size_t run_rules(std::u32string_view text, bool surround_with_spaces, Join&
         const char32_t c = *p;
         const FastKind kind = fast_kind<kStopAtReplacements>(c);
         if (kind == FastKind::word) {
-          const char32_t* run_end = p + 1;
-          while (run_end != end && fast_kind<kStopAtReplacements>(*run_end) == FastKind::word) ++run_end;
-          fast_join.put_word_char(c);
-          fast_join.put_token_chars(p + 1, run_end);
-          p = run_end;
+          p = fast_join.put_word_run(
+              p, end, [](char32_t next) { return fast_kind<kStopAtReplacements>(next) == FastKind::word; });
         } else if (kind == FastKind::blank) {
           fast_join.blank();
           ++p;
