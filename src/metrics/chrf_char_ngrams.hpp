@@ -49,10 +49,15 @@ class DenseCharNgrams {
     hyp_ids_ = hyp_numbers_;  // order 1: an n-gram's id is its character's number
     std::uint32_t distinct = static_cast<std::uint32_t>(chars_.size());
     for (std::size_t n = 1; n <= max_order; ++n) {
-      if (n > 1) distinct = extend_hypothesis(n, stride);
+      if (n > 1) {
+        distinct = extend_hypothesis(n, stride);
+      } else {
+        hyp_counts_.assign(distinct + std::size_t{1}, 0);
+        for (const std::uint32_t id : hyp_ids_) ++hyp_counts_[id];
+      }
       for (std::size_t r = 0; r < refs.size(); ++r) {
         count_reference(ref_ids_[r], ref_numbers_[r], n, stride, distinct);
-        out[r * max_order + n - 1] = match(ref_ids_[r].size());
+        out[r * max_order + n - 1] = match(ref_ids_[r].size(), distinct);
       }
       clear_table();
     }
@@ -96,12 +101,14 @@ class DenseCharNgrams {
   }
 
   // hyp_ids_[i]: the id of the order-(n-1) n-gram at i becomes that of the
-  // order-n one. Without branches (whether an n-gram is new is a coin toss at
-  // low orders): every slot read is written back, the counter moves by 0 or 1.
-  // Returns how many distinct n-grams of order n the hypothesis has.
+  // order-n one, counted in hyp_counts_. Without branches (whether an n-gram
+  // is new is a coin toss at low orders): every slot read is written back,
+  // the counter moves by 0 or 1. Returns how many distinct n-grams of order n
+  // the hypothesis has.
   std::uint32_t extend_hypothesis(std::size_t n, std::size_t stride) {
     const std::size_t count = hyp_numbers_.size() >= n ? hyp_numbers_.size() - n + 1 : 0;
     hyp_ids_.resize(count);
+    hyp_counts_.assign(count + 1, 0);
     if (touched_.size() < count) touched_.resize(count);  // only grows: no zero-filling per order
     std::uint32_t* const table = table_.data();
     std::uint32_t next_id = 1;
@@ -116,6 +123,7 @@ class DenseCharNgrams {
       touched += is_new;
       next_id += is_new;
       hyp_ids_[i] = id;
+      ++hyp_counts_[id];
     }
     touched_count_ = touched;
     return next_id - 1;
@@ -140,17 +148,15 @@ class DenseCharNgrams {
     }
     counts[0] = 0;
   }
-  // The counts of one order from the hypothesis's current ids and ref_counts_
-  // (a reference of `ref_ngrams` n-grams of this order).
-  NgramCounts match(std::size_t ref_ngrams) {
-    std::uint32_t* const counts = ref_counts_.data();
-    std::size_t matched = 0;
-    for (const std::uint32_t id : hyp_ids_) {  // without a branch, as above
-      const std::uint32_t left = counts[id];
-      const std::uint32_t used = left > 0 ? 1 : 0;
-      counts[id] = left - used;
-      matched += used;
-    }
+  // The counts of one order from hyp_counts_ and ref_counts_ (a reference of
+  // `ref_ngrams` n-grams of this order): each of the `distinct` hypothesis
+  // n-grams matches as often as it occurs in both. A loop over ids, not
+  // positions, with no branch and no store: the compiler vectorizes it.
+  NgramCounts match(std::size_t ref_ngrams, std::uint32_t distinct) const {
+    const std::uint32_t* const hyp = hyp_counts_.data();
+    const std::uint32_t* const ref = ref_counts_.data();
+    std::uint32_t matched = 0;  // at most the hypothesis's length
+    for (std::uint32_t id = 1; id <= distinct; ++id) matched += std::min(hyp[id], ref[id]);
     return {hyp_ids_.size(), ref_ngrams, matched};
   }
   void clear_table() {
@@ -164,6 +170,7 @@ class DenseCharNgrams {
   std::vector<std::uint32_t> hyp_numbers_, hyp_ids_;
   std::vector<std::vector<std::uint32_t>> ref_numbers_, ref_ids_;
   std::vector<std::uint32_t> table_, ref_counts_;
+  std::vector<std::uint32_t> hyp_counts_;  // by id: the current order's count in the hypothesis
   std::vector<std::size_t> touched_;  // the first touched_count_ are the slots written this order
   std::size_t touched_count_ = 0;
 };
