@@ -157,13 +157,26 @@ std::u32string_view pipeline_line(std::u32string_view line, const ChrfOptions& o
   return line;
 }
 
+// text::is_space of the first 256 code points, one load each.
+struct Latin1Spaces {
+  bool space[256] = {};
+  constexpr Latin1Spaces() {
+    for (char32_t c = 0; c < 256; ++c) space[c] = text::is_space(c);
+  }
+};
+constexpr Latin1Spaces kLatin1Spaces;
+
 // The code points character n-grams are taken from: whitespace dropped unless kept.
 void char_text(std::u32string_view line, bool keep_whitespace, std::vector<std::uint32_t>& out) {
+  if (keep_whitespace) {
+    out.assign(line.begin(), line.end());
+    return;
+  }
   out.resize(line.size());
   std::size_t kept = 0;
-  for (char32_t c : line) {  // every character written, kept or not: no branch
+  for (char32_t c : line) {  // every character written, kept or not: no branch on spaces
     out[kept] = static_cast<std::uint32_t>(c);
-    kept += keep_whitespace || !text::is_space(c) ? 1 : 0;
+    kept += (c < 256 ? kLatin1Spaces.space[c] : text::is_space(c)) ? 0 : 1;
   }
   out.resize(kept);
 }

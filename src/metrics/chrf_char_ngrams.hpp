@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "evalcli/core/detail/target_clones.hpp"
+
 namespace evalcli::detail {
 
 // One order's n-grams: of the hypothesis, of the reference, and matched (the sum
@@ -27,6 +29,15 @@ struct NgramCounts {
 
   bool operator==(const NgramCounts&) const = default;
 };
+
+// The sum of min(a[i], b[i]) over i in [first, end): a vector loop, with
+// AVX2's eight lanes where the CPU has them.
+EVALCLI_CLONES_FOR_AVX2 inline std::uint32_t sum_of_minima(const std::uint32_t* a, const std::uint32_t* b,
+                                                           std::size_t first, std::size_t end) {
+  std::uint32_t sum = 0;
+  for (std::size_t i = first; i < end; ++i) sum += std::min(a[i], b[i]);
+  return sum;
+}
 
 class DenseCharNgrams {
  public:
@@ -150,13 +161,10 @@ class DenseCharNgrams {
   }
   // The counts of one order from hyp_counts_ and ref_counts_ (a reference of
   // `ref_ngrams` n-grams of this order): each of the `distinct` hypothesis
-  // n-grams matches as often as it occurs in both. A loop over ids, not
-  // positions, with no branch and no store: the compiler vectorizes it.
+  // n-grams matches as often as it occurs in both: a loop over ids, not
+  // positions, with no branch and no store.
   NgramCounts match(std::size_t ref_ngrams, std::uint32_t distinct) const {
-    const std::uint32_t* const hyp = hyp_counts_.data();
-    const std::uint32_t* const ref = ref_counts_.data();
-    std::uint32_t matched = 0;  // at most the hypothesis's length
-    for (std::uint32_t id = 1; id <= distinct; ++id) matched += std::min(hyp[id], ref[id]);
+    const std::uint32_t matched = sum_of_minima(hyp_counts_.data(), ref_counts_.data(), 1, distinct + std::size_t{1});
     return {hyp_ids_.size(), ref_ngrams, matched};
   }
   void clear_table() {
