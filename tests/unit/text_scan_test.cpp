@@ -91,7 +91,7 @@ TEST_CASE("text scan: random lines of mixed scripts match a per-character count"
   check_scan(lines);
 }
 
-TEST_CASE("text scan: long lines, counted 8 characters at a time in chunks of 256, match a per-character count",
+TEST_CASE("text scan: long lines, counted 32 and 8 characters at a time in chunks of 256, match a per-character count",
           "[text_scan]") {
   // Lengths around the block (8) and chunk (256) boundaries, non-ASCII
   // characters at every place in a block and a chunk, and mostly-ASCII lines
@@ -100,7 +100,7 @@ TEST_CASE("text scan: long lines, counted 8 characters at a time in chunks of 25
   const std::u32string others = U"\u00e4\u00a0\u3042\u4e2d\u0e01\u3000\U00020000\u0085";
   std::mt19937 random(20261207);
   std::vector<std::u32string> lines;
-  for (const std::size_t length : {7, 8, 9, 15, 16, 17, 255, 256, 257, 263, 511, 512, 513, 777, 1030}) {
+  for (const std::size_t length : {7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 255, 256, 257, 263, 511, 512, 513, 777, 1030}) {
     for (const unsigned one_in : {2u, 9u, 64u, 1000u}) {
       std::u32string line(length, U' ');
       for (char32_t& c : line) c = random() % one_in == 0 ? others[random() % others.size()] : ascii[random() % ascii.size()];
