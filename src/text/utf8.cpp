@@ -16,19 +16,16 @@ namespace evalcli::utf8 {
 namespace {
 
 // Copies the ASCII bytes from s[i] on into dst (widened), up to the first
-// non-ASCII byte or n; returns the new i and advances dst.
+// non-ASCII byte or n; returns the new i and advances dst. dst has room for
+// n - i code points (one per byte).
 inline std::size_t copy_ascii_run(const unsigned char* s, std::size_t i, std::size_t n, char32_t*& dst) {
 #ifdef __SSE2__
-  // Sixteen bytes at a time: one test finds whether all are ASCII.
+  // Sixteen bytes at a time: one test finds whether all are ASCII. All 16
+  // are widened and stored either way (there is room: i + 16 <= n); dst moves
+  // past the ASCII ones only, so what follows overwrites the rest.
   const __m128i zero = _mm_setzero_si128();
   while (i + 16 <= n) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
-    const int non_ascii = _mm_movemask_epi8(bytes);
-    if (non_ascii != 0) {
-      const int ascii = __builtin_ctz(static_cast<unsigned>(non_ascii));
-      for (int k = 0; k < ascii; ++k) *dst++ = s[i + static_cast<std::size_t>(k)];
-      return i + static_cast<std::size_t>(ascii);
-    }
     const __m128i low = _mm_unpacklo_epi8(bytes, zero);
     const __m128i high = _mm_unpackhi_epi8(bytes, zero);
     auto* out = reinterpret_cast<__m128i*>(dst);
@@ -36,6 +33,12 @@ inline std::size_t copy_ascii_run(const unsigned char* s, std::size_t i, std::si
     _mm_storeu_si128(out + 1, _mm_unpackhi_epi16(low, zero));
     _mm_storeu_si128(out + 2, _mm_unpacklo_epi16(high, zero));
     _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(high, zero));
+    const int non_ascii = _mm_movemask_epi8(bytes);
+    if (non_ascii != 0) {
+      const auto ascii = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(non_ascii)));
+      dst += ascii;
+      return i + ascii;
+    }
     dst += 16;
     i += 16;
   }
