@@ -125,11 +125,8 @@ class ShortSegmentMatcher {
   void finish_with_only_reference(const std::vector<std::uint32_t>& hyp_tokens,
                                   const std::vector<std::uint32_t>& ref_tokens, std::vector<long long>& correct) {
     set_ref_unigrams(hyp_tokens, ref_tokens);
-    matches_.assign(hyp_unigrams_.begin(), hyp_unigrams_.end());
-    ref_matches_.assign(ref_unigrams_.begin(), ref_unigrams_.end());
     correct.assign(max_order_, 0);
-    clipped_matches_of_one_reference(hyp_unigrams_.data(), ref_unigrams_.data(), matches_.data(),
-                                     ref_matches_.data(), length_, max_order_, correct.data());
+    clipped_matches_of_one_reference(hyp_unigrams_.data(), ref_unigrams_.data(), length_, max_order_, correct.data());
   }
 
  private:
@@ -165,22 +162,34 @@ class ShortSegmentMatcher {
       correct[n - 1] = sum;
     }
   }
-  // The same with one reference, whose n-gram masks are narrowed alongside.
+  // The same with one reference, whose n-gram masks are narrowed alongside:
+  // position by position, each position's masks held in registers through
+  // the orders of the n-grams starting there.
   EVALCLI_CLONES_FOR_POPCNT static void clipped_matches_of_one_reference(const std::uint64_t* hyp_unigrams,
                                                                          const std::uint64_t* ref_unigrams,
-                                                                         std::uint64_t* hyp_matches,
-                                                                         std::uint64_t* ref_matches, std::size_t length,
-                                                                         std::size_t max_order, long long* correct) {
-    for (std::size_t n = 1; n <= max_order && n <= length; ++n) {
-      long long sum = 0;
-      for (std::size_t i = 0; i + n <= length; ++i) {
-        if (n > 1) {
-          hyp_matches[i] &= hyp_unigrams[i + n - 1] >> (n - 1);
-          ref_matches[i] &= ref_unigrams[i + n - 1] >> (n - 1);
+                                                                         std::size_t length, std::size_t max_order,
+                                                                         long long* correct) {
+    std::size_t i = 0;
+    if (max_order == 4 && length >= 4) {  // BLEU's order: the sums in registers, the orders unrolled
+      long long sums[4] = {};
+      for (; i + 4 <= length; ++i) {
+        std::uint64_t in_hyp = ~std::uint64_t{0}, in_ref = ~std::uint64_t{0};
+        for (std::size_t n = 1; n <= 4; ++n) {
+          in_hyp &= hyp_unigrams[i + n - 1] >> (n - 1);
+          in_ref &= ref_unigrams[i + n - 1] >> (n - 1);
+          sums[n - 1] += occurrences_before(in_hyp, i) < static_cast<unsigned>(std::popcount(in_ref));
         }
-        sum += occurrences_before(hyp_matches[i], i) < static_cast<unsigned>(std::popcount(ref_matches[i]));
       }
-      correct[n - 1] = sum;
+      for (std::size_t n = 0; n < 4; ++n) correct[n] += sums[n];
+    }
+    for (; i < length; ++i) {
+      std::uint64_t in_hyp = ~std::uint64_t{0}, in_ref = ~std::uint64_t{0};
+      const std::size_t orders = std::min(max_order, length - i);
+      for (std::size_t n = 1; n <= orders; ++n) {
+        in_hyp &= hyp_unigrams[i + n - 1] >> (n - 1);
+        in_ref &= ref_unigrams[i + n - 1] >> (n - 1);
+        correct[n - 1] += occurrences_before(in_hyp, i) < static_cast<unsigned>(std::popcount(in_ref));
+      }
     }
   }
   // An n-gram occurring k times in the hypothesis and r times in the
@@ -191,7 +200,7 @@ class ShortSegmentMatcher {
   }
 
   std::size_t length_ = 0, max_order_ = 0;
-  std::vector<std::uint64_t> masks_by_token_, hyp_unigrams_, ref_unigrams_, matches_, ref_matches_;
+  std::vector<std::uint64_t> masks_by_token_, hyp_unigrams_, ref_unigrams_, matches_;
   // [n-1][i]: the highest count, in one reference, of the hypothesis n-gram at i.
   std::vector<std::uint32_t> best_ref_counts_;
 };
