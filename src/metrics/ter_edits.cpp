@@ -12,6 +12,7 @@
 
 #include "evalcli/core/error.hpp"
 #include "evalcli/metrics/ter.hpp"
+#include "metrics/ter_row.hpp"
 
 namespace evalcli {
 namespace {
@@ -117,13 +118,8 @@ inline void TerAligner::compute_row(std::size_t i, const std::int32_t* prev, std
       left = best;
       ops[j - lo] = op;
     }
-  } else {
-    for (; j < hi; ++j) {
-      const std::int32_t diag = prev[j - 1] + (word == ref[j - 1] ? 0 : 1);
-      const std::int32_t best = std::min({kInf, diag, prev[j] + 1, left + 1});
-      cur[j] = best;
-      left = best;
-    }
+  } else if (j < hi) {
+    detail::edit_row_costs(prev, cur, ref, word, j, hi, left, kInf);
   }
   // The next row reads up to its own band end: make those cells "outside".
   const std::size_t next_hi = i < n_ ? hi_[i + 1] : hi;
