@@ -25,7 +25,9 @@ constexpr long kMaxShiftCandidates = 1000;   // _MAX_SHIFT_CANDIDATES
 // real distance behaves the same (INF+1 is never smaller than INF).
 constexpr std::int32_t kInf = 1 << 29;
 
-enum Op : std::uint8_t { kUndefined, kNop, kSub, kIns, kDel };
+// The moves of metrics/ter_row.hpp.
+constexpr std::uint8_t kUndefined = detail::kTerUndefined, kNop = detail::kTerNop, kSub = detail::kTerSub,
+                       kIns = detail::kTerIns, kDel = detail::kTerDel;
 
 class TerAligner {
  public:
@@ -104,20 +106,8 @@ inline void TerAligner::compute_row(std::size_t i, const std::int32_t* prev, std
   }
   std::int32_t left = cur[j - 1];
   if (ops) {
-    for (; j < hi; ++j) {
-      // Ties prefer match/substitution, then deletion, then insertion.
-      const bool same = word == ref[j - 1];
-      std::int32_t best = kInf;
-      std::uint8_t op = kUndefined;
-      const std::int32_t diag = prev[j - 1] + (same ? 0 : 1);
-      if (diag < best) best = diag, op = same ? kNop : kSub;
-      const std::int32_t up = prev[j] + 1;
-      if (up < best) best = up, op = kDel;
-      if (left + 1 < best) best = left + 1, op = kIns;
-      cur[j] = best;
-      left = best;
-      ops[j - lo] = op;
-    }
+    // ops holds the band's cells: cell j at ops[j - lo].
+    if (j < hi) detail::edit_row_costs_and_ops(prev, cur, ops - lo, ref, word, j, hi, left, kInf);
   } else if (j < hi) {
     detail::edit_row_costs(prev, cur, ref, word, j, hi, left, kInf);
   }

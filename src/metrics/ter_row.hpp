@@ -15,6 +15,10 @@
 
 namespace evalcli::detail {
 
+// The move that reached a cell; ties prefer match/substitution, then
+// deletion, then insertion (kUndefined: no move below `inf`).
+enum TerOp : std::uint8_t { kTerUndefined, kTerNop, kTerSub, kTerIns, kTerDel };
+
 std::int32_t edit_row_costs(const std::int32_t* prev, std::int32_t* cur, const std::uint32_t* ref,
                             std::uint32_t word, std::size_t first, std::size_t end, std::int32_t left,
                             std::int32_t inf);
@@ -23,5 +27,13 @@ std::int32_t edit_row_costs(const std::int32_t* prev, std::int32_t* cur, const s
 std::int32_t edit_row_costs_plain(const std::int32_t* prev, std::int32_t* cur, const std::uint32_t* ref,
                                   std::uint32_t word, std::size_t first, std::size_t end, std::int32_t left,
                                   std::int32_t inf);
+
+// The same, also writing each cell's move: ops[j] for j in [first, end).
+std::int32_t edit_row_costs_and_ops(const std::int32_t* prev, std::int32_t* cur, std::uint8_t* ops,
+                                    const std::uint32_t* ref, std::uint32_t word, std::size_t first,
+                                    std::size_t end, std::int32_t left, std::int32_t inf);
+std::int32_t edit_row_costs_and_ops_plain(const std::int32_t* prev, std::int32_t* cur, std::uint8_t* ops,
+                                          const std::uint32_t* ref, std::uint32_t word, std::size_t first,
+                                          std::size_t end, std::int32_t left, std::int32_t inf);
 
 }  // namespace evalcli::detail

@@ -1,5 +1,5 @@
 // TER's edit-distance row (metrics/ter_row.hpp): the dispatched version (AVX2
-// where the CPU has it) equals the plain loop cell for cell, on random rows
+// where the CPU has it) equals the plain loop cell for cell, costs and moves, on random rows
 // with cells outside the band (inf), runs of equal words and every length
 // around the eight-cell step.
 #include <catch2/catch.hpp>
@@ -13,6 +13,7 @@ TEST_CASE("TER edit-distance row equals the plain loop on random rows", "[ter]")
   constexpr std::int32_t kInf = 1 << 29;
   std::mt19937 random(20261207);
   std::size_t cells = 0;
+  std::size_t moves[5] = {};  // cells by move: undefined, match, substitution, insertion, deletion
   for (int trial = 0; trial < 20000; ++trial) {
     const std::size_t width = 1 + random() % 70;
     std::vector<std::int32_t> prev(width + 1);
@@ -41,9 +42,23 @@ TEST_CASE("TER edit-distance row equals the plain loop on random rows", "[ter]")
     INFO("trial " << trial << ": cells [" << first << ", " << end << ")");
     REQUIRE(ours == plain);  // cells outside [first, end) untouched by both
     REQUIRE(ours_last == plain_last);
+    // With each cell's move as well (the trace of the hypothesis' own DP).
+    std::vector<std::int32_t> ours_with_ops(width + 1, -7), plain_with_ops(width + 1, -7);
+    std::vector<std::uint8_t> ours_ops(width + 1, 99), plain_ops(width + 1, 99);
+    const std::int32_t ours_with_ops_last = evalcli::detail::edit_row_costs_and_ops(
+        prev.data(), ours_with_ops.data(), ours_ops.data(), ref.data(), word, first, end, left, kInf);
+    const std::int32_t plain_with_ops_last = evalcli::detail::edit_row_costs_and_ops_plain(
+        prev.data(), plain_with_ops.data(), plain_ops.data(), ref.data(), word, first, end, left, kInf);
+    REQUIRE(plain_with_ops == plain);
+    REQUIRE(ours_with_ops == plain);
+    REQUIRE(ours_ops == plain_ops);
+    REQUIRE(ours_with_ops_last == plain_last);
+    REQUIRE(plain_with_ops_last == plain_last);
+    for (std::size_t j = first; j < end; ++j) ++moves[plain_ops[j]];
     cells += end - first;
   }
   CHECK(cells > 150000);
+  for (const std::size_t count : moves) CHECK(count > 20);  // every move occurs (undefined, the rarest: 58)
 }
 
 TEST_CASE("TER edit-distance row: a worked example", "[ter]") {
