@@ -146,6 +146,8 @@ struct Match {
   std::u32string fixed;     // for Rule::fixed
 };
 
+using namespace std::string_view_literals;
+
 class PtbLexer {
  public:
   PtbLexer(std::u32string_view text, std::size_t line_end) : s_(text), line_end_(line_end) {}
@@ -175,6 +177,12 @@ class PtbLexer {
     }
     return word.size();
   }
+  // The same for a literal, its length known at compile time (a char32_t
+  // literal's length is otherwise counted on every call).
+  template <std::size_t N>
+  std::size_t lit(std::size_t i, const char32_t (&word)[N]) const {
+    return lit(i, std::u32string_view(word, N - 1));
+  }
   // `(&|&amp;)` at i (the entity caseless, as the lexer's %caseless makes
   // literals): 5 for the entity, 1 for a bare '&', 0 otherwise. Where both
   // match, the entity is the longer way through the rules that use it.
@@ -183,9 +191,10 @@ class PtbLexer {
     return at(i) == '&' ? 1 : 0;
   }
   // The longest of several literals.
-  std::size_t lit_any(std::size_t i, std::initializer_list<std::u32string_view> words) const {
+  template <std::size_t... N>
+  std::size_t lit_any(std::size_t i, const char32_t (&... words)[N]) const {
     std::size_t best = 0;
-    for (auto w : words) best = std::max(best, lit(i, w));
+    ((best = std::max(best, lit(i, words))), ...);
     return best;
   }
 
@@ -239,7 +248,7 @@ class PtbLexer {
     if (a == 0) return 0;
     const char32_t c = ascii_lower(at(i + a));
     if (c == 'm' || c == 's' || c == 'd') return a + 1;
-    const std::size_t two = lit_any(i + a, {U"re", U"ve", U"ll"});
+    const std::size_t two = lit_any(i + a, U"re", U"ve", U"ll");
     return two ? a + two : 0;
   }
   std::size_t sredaux(std::size_t i) const {
@@ -326,8 +335,8 @@ class PtbLexer {
       }
     }
     if (std::size_t n = lit(i, U"cont'd")) best = std::max(best, n + (at(i + n) == '.' ? 1 : 0));
-    best = std::max(best, lit_any(i, {U"'twas", U"nor'easter", U"c'mon", U"e'er", U"s'mores", U"ev'ry", U"li'l",
-                                      U"nat'l"}));
+    best = std::max(best, lit_any(i, U"'twas", U"nor'easter", U"c'mon", U"e'er", U"s'mores", U"ev'ry", U"li'l",
+                                      U"nat'l"));
     if (ascii_lower(c) == 'o') {
       if (std::size_t a = apos_etc(i + 1)) {
         if (ascii_lower(at(i + 1 + a)) == 'o') best = std::max(best, a + 2);
@@ -384,7 +393,7 @@ class PtbLexer {
         while (label2(at(q))) ++q;
         if (q == p || at(q) != '.') break;
         p = q + 1;
-        if (lit_any(p, {U"com", U"net", U"org", U"edu"})) ends.push_back(p + 3);
+        if (lit_any(p, U"com", U"net", U"org", U"edu")) ends.push_back(p + 3);
       }
     }
     std::size_t best = 0;
@@ -537,11 +546,11 @@ class PtbLexer {
   std::size_t tbspec(std::size_t i) const {
     std::size_t best = 0;
     if (at(i) == '-') {
-      for (auto tag : {U"rrb", U"lrb", U"rcb", U"lcb", U"rsb", U"lsb"}) {
+      for (std::u32string_view tag : {U"rrb"sv, U"lrb"sv, U"rcb"sv, U"lcb"sv, U"rsb"sv, U"lsb"sv}) {
         if (lit(i + 1, tag) && at(i + 4) == '-') best = 5;
       }
     }
-    best = std::max(best, lit_any(i, {U"c.d.s", U"pro-", U"anti-"}));
+    best = std::max(best, lit_any(i, U"c.d.s", U"pro-", U"anti-"));
     if (ascii_lower(at(i)) == 's') {
       std::size_t amp = ampersand(i + 1);
       if (amp) {
@@ -608,13 +617,13 @@ class PtbLexer {
         ends.push_back(j);
       }
     }
-    for (auto prefix : {U"canada", U"sino", U"korean", U"eu", U"japan", U"non"}) {
+    for (std::u32string_view prefix : {U"canada"sv, U"sino"sv, U"korean"sv, U"eu"sv, U"japan"sv, U"non"sv}) {
       if (std::size_t n = lit(i, prefix)) {
         if (std::size_t m = lit(i + n, U"-u.s")) ends.push_back(i + n + m);
       }
     }
     if (std::size_t n = lit(i, U"u.s.-")) {
-      if (std::size_t m = lit_any(i + n, {U"u.k", U"u.s.s.r"})) {
+      if (std::size_t m = lit_any(i + n, U"u.k", U"u.s.s.r")) {
         if (lit(i + n, U"u.s.s.r")) ends.push_back(i + n + 7);
         if (lit(i + n, U"u.k")) ends.push_back(i + n + 3);
         (void)m;
@@ -677,7 +686,8 @@ class PtbLexer {
 
   std::size_t abbrev3(std::size_t i) const {
     std::size_t best = 0;
-    for (auto w : {U"ca", U"fig", U"figs", U"prop", U"no", U"nos", U"art", U"bldg", U"pp", U"op"}) {
+    for (std::u32string_view w :
+         {U"ca"sv, U"fig"sv, U"figs"sv, U"prop"sv, U"no"sv, U"nos"sv, U"art"sv, U"bldg"sv, U"pp"sv, U"op"sv}) {
       if (std::size_t n = lit(i, w)) {
         if (at(i + n) == '.') best = std::max(best, n + 1);
       }
@@ -937,13 +947,13 @@ class PtbLexer {
     if (lit(i, U"cannot")) offer(6, 3, Rule::pushback);
     if (lit(i, U"'twas")) offer(5, 2, Rule::pushback);
     if (lit(i, U"'tis")) offer(4, 2, Rule::pushback);
-    if (std::size_t n = lit_any(i, {U"gonna", U"gotta", U"lemme", U"gimme", U"wanna"})) offer(n, 3, Rule::pushback);
+    if (std::size_t n = lit_any(i, U"gonna", U"gotta", U"lemme", U"gimme", U"wanna")) offer(n, 3, Rule::pushback);
     if (std::size_t n = sgml(i)) offer(n, n, Rule::sgml);
     if (c == 0x96 || c == 0x97 || c == 0x2013 || c == 0x2014 || c == 0x2015) offer(1, 1, Rule::dash);
     if (c == '&') {
-      if (std::size_t n = lit_any(i, {U"&md;", U"&mdash;", U"&ndash;"})) offer(n, n, Rule::dash);
+      if (std::size_t n = lit_any(i, U"&md;", U"&mdash;", U"&ndash;")) offer(n, n, Rule::dash);
       if (std::size_t n = lit(i, U"&amp;")) offer(n, n, Rule::amp);
-      if (std::size_t n = lit_any(i, {U"&ht;", U"&tl;", U"&ur;", U"&lr;", U"&qc;", U"&ql;", U"&qr;", U"&odq;", U"&cdq;"})) {
+      if (std::size_t n = lit_any(i, U"&ht;", U"&tl;", U"&ur;", U"&lr;", U"&qc;", U"&ql;", U"&qr;", U"&odq;", U"&cdq;")) {
         offer(n, n, Rule::literal);
       }
       if (at(i + 1) == '#' && is_ascii_digit(at(i + 2))) {
@@ -996,8 +1006,8 @@ class PtbLexer {
       const std::size_t gap = space_nl(i + n);
       if (is_digit(at(i + n + gap))) offer(n + gap + 1, n, Rule::literal);
     }
-    if (std::size_t n = lit_any(i, {U"pte.", U"pty.", U"co."})) {
-      if (is_space_char(at(i + n)) && lit_any(i + n + 1, {U"ltd", U"lim"})) offer(n + 4, n, Rule::literal);
+    if (std::size_t n = lit_any(i, U"pte.", U"pty.", U"co.")) {
+      if (is_space_char(at(i + n)) && lit_any(i + n + 1, U"ltd", U"lim")) offer(n + 4, n, Rule::literal);
     }
     if (std::size_t n = abbrev1(i)) {
       // ABBREV1/SENTEND, ABBREV1/[^][^], ABBREV1 (in that order).
