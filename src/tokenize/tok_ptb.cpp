@@ -752,7 +752,9 @@ class PtbLexer {
         U"ph", U"invt", U"elec", U"natl", U"dept"};
     std::vector<std::size_t> ends;
     if (!is_ascii_alpha(at(i))) return ends;  // every word and M... start with an ASCII letter
+    const char32_t first = ascii_lower(at(i));
     for (auto w : caseless) {
+      if (w[0] != first) continue;  // lit() would stop at the first character
       if (std::size_t n = lit(i, w)) ends.push_back(i + n);
     }
     if (at(i) == 'M' && lit(i + 1, U"iss")) ends.push_back(i + 4);  // [M]iss
