@@ -164,6 +164,7 @@ class PtbLexer {
   }
 
  private:
+  std::vector<std::size_t> acro_ends_;  // best_match()'s acro() ends, kept across positions
   std::u32string_view s_;
   std::size_t line_end_;
   Match best_;
@@ -608,7 +609,13 @@ class PtbLexer {
   // ACRO = [A-Za-z](\.[A-Za-z])* | (Canada|Sino|Korean|EU|Japan|non)-U\.S | U\.S\.-(U\.K|U\.S\.S\.R): all ends.
   std::vector<std::size_t> acro(std::size_t i, bool at_least_two) const {
     std::vector<std::size_t> ends;
-    if (!is_ascii_alpha(at(i))) return ends;  // every alternative starts with an ASCII letter
+    acro(i, at_least_two, ends);
+    return ends;
+  }
+  // The same into `ends` (cleared first), so that a caller can keep its buffer.
+  void acro(std::size_t i, bool at_least_two, std::vector<std::size_t>& ends) const {
+    ends.clear();
+    if (!is_ascii_alpha(at(i))) return;  // every alternative starts with an ASCII letter
     if (is_ascii_alpha(at(i))) {
       std::size_t j = i + 1;
       if (!at_least_two) ends.push_back(j);
@@ -629,7 +636,6 @@ class PtbLexer {
         (void)m;
       }
     }
-    return ends;
   }
 
   std::size_t sgml(std::size_t i) const {
@@ -1002,7 +1008,8 @@ class PtbLexer {
     if (one_of(c, U"\u00A2\u00A3\u00A4\u00A5\u0080\u20A0\u20AC\u060B\u0E3F\u20A4\uFFE0\uFFE1\uFFE5\uFFE6")) {
       offer(1, 1, Rule::currency);
     }
-    const std::vector<std::size_t> acro_ends = acro(i, false);  // used by three rules
+    acro(i, false, acro_ends_);  // used by three rules
+    const std::vector<std::size_t>& acro_ends = acro_ends_;
     acronym_rule(i, acro_ends);
     if (std::size_t n = abbrev3(i)) {
       const std::size_t gap = space_nl(i + n);
