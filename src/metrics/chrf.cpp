@@ -6,6 +6,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "evalcli/core/detail/target_clones.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
 #include "evalcli/metrics/text_options.hpp"
@@ -15,6 +16,17 @@
 #include "metrics/chrf_char_ngrams.hpp"
 
 namespace evalcli {
+
+namespace detail {
+
+EVALCLI_CLONES_FOR_AVX2 std::uint32_t sum_of_minima(const std::uint32_t* a, const std::uint32_t* b,
+                                                    std::size_t first, std::size_t end) {
+  std::uint32_t sum = 0;
+  for (std::size_t i = first; i < end; ++i) sum += std::min(a[i], b[i]);
+  return sum;
+}
+
+}  // namespace detail
 
 std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace) {
   if (keep_whitespace) return std::u32string(line);

@@ -18,8 +18,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "evalcli/core/detail/target_clones.hpp"
-
 namespace evalcli::detail {
 
 // One order's n-grams: of the hypothesis, of the reference, and matched (the sum
@@ -31,13 +29,9 @@ struct NgramCounts {
 };
 
 // The sum of min(a[i], b[i]) over i in [first, end): a vector loop, with
-// AVX2's eight lanes where the CPU has them.
-EVALCLI_CLONES_FOR_AVX2 inline std::uint32_t sum_of_minima(const std::uint32_t* a, const std::uint32_t* b,
-                                                           std::size_t first, std::size_t end) {
-  std::uint32_t sum = 0;
-  for (std::size_t i = first; i < end; ++i) sum += std::min(a[i], b[i]);
-  return sum;
-}
+// AVX2's eight lanes where the CPU has it (defined in chrf.cpp: a function
+// with target clones must have one definition in the program).
+std::uint32_t sum_of_minima(const std::uint32_t* a, const std::uint32_t* b, std::size_t first, std::size_t end);
 
 class DenseCharNgrams {
  public:
