@@ -6,6 +6,14 @@
 #include <deque>
 #include <unordered_map>
 
+// AVX2 where the compiler can target it; used only if the CPU has it.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EVALCLI_CHRF_AVX2 1
+#include <immintrin.h>
+#else
+#define EVALCLI_CHRF_AVX2 0
+#endif
+
 #include "evalcli/core/detail/target_clones.hpp"
 #include "evalcli/core/error.hpp"
 #include "evalcli/core/numbers.hpp"
@@ -24,6 +32,87 @@ EVALCLI_CLONES_FOR_AVX2 std::uint32_t sum_of_minima(const std::uint32_t* a, cons
   std::uint32_t sum = 0;
   for (std::size_t i = first; i < end; ++i) sum += std::min(a[i], b[i]);
   return sum;
+}
+
+namespace {
+
+// text::is_space of the first 256 code points, one load each.
+struct Latin1Spaces {
+  bool space[256] = {};
+  constexpr Latin1Spaces() {
+    for (char32_t c = 0; c < 256; ++c) space[c] = text::is_space(c);
+  }
+};
+constexpr Latin1Spaces kLatin1Spaces;
+
+std::size_t copy_without_spaces_plain(const char32_t* text, std::size_t size, std::uint32_t* out) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < size; ++i) {  // every character written, kept or not: no branch on spaces
+    const char32_t c = text[i];
+    out[kept] = static_cast<std::uint32_t>(c);
+    kept += (c < 256 ? kLatin1Spaces.space[c] : text::is_space(c)) ? 0 : 1;
+  }
+  return kept;
+}
+
+#if EVALCLI_CHRF_AVX2
+// For each 8-bit mask of kept lanes, the lanes' indices in order (a byte
+// each, unused ones 0): the permutation that moves the kept lanes to the front.
+struct KeptLanes {
+  std::uint64_t order[256] = {};
+  constexpr KeptLanes() {
+    for (unsigned mask = 0; mask < 256; ++mask) {
+      unsigned at = 0;
+      for (unsigned lane = 0; lane < 8; ++lane) {
+        if ((mask >> lane & 1u) != 0) order[mask] |= std::uint64_t{lane} << (8 * at++);
+      }
+    }
+  }
+};
+constexpr KeptLanes kKeptLanes;
+
+// Lanes in [first, last] (unsigned), as all-ones lanes.
+[[gnu::target("avx2")]] inline __m256i in_range(__m256i c, std::uint32_t first, std::uint32_t last) {
+  const __m256i offset = _mm256_sub_epi32(c, _mm256_set1_epi32(static_cast<int>(first)));
+  return _mm256_cmpeq_epi32(_mm256_min_epu32(offset, _mm256_set1_epi32(static_cast<int>(last - first))), offset);
+}
+[[gnu::target("avx2")]] inline __m256i equal(__m256i c, std::uint32_t value) {
+  return _mm256_cmpeq_epi32(c, _mm256_set1_epi32(static_cast<int>(value)));
+}
+
+// text::is_space of eight code points (unicode.hpp's list), as all-ones lanes.
+// Blocks of ASCII and Latin-1 letters only (most) take the first test.
+[[gnu::target("avx2")]] inline __m256i space_lanes(__m256i c) {
+  __m256i space = _mm256_or_si256(in_range(c, 0x09, 0x0D), in_range(c, 0x1C, 0x20));
+  if (_mm256_testz_si256(_mm256_cmpgt_epi32(c, _mm256_set1_epi32(0x84)), _mm256_set1_epi32(-1)) != 0) return space;
+  space = _mm256_or_si256(space, _mm256_or_si256(equal(c, 0x85), equal(c, 0xA0)));
+  space = _mm256_or_si256(space, _mm256_or_si256(equal(c, 0x1680), in_range(c, 0x2000, 0x200A)));
+  space = _mm256_or_si256(space, _mm256_or_si256(in_range(c, 0x2028, 0x2029), equal(c, 0x202F)));
+  return _mm256_or_si256(space, _mm256_or_si256(equal(c, 0x205F), equal(c, 0x3000)));
+}
+
+[[gnu::target("avx2,popcnt")]] std::size_t copy_without_spaces_avx2(const char32_t* text, std::size_t size,
+                                                                     std::uint32_t* out) {
+  std::size_t kept = 0, i = 0;
+  for (; i + 8 <= size; i += 8) {
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text + i));
+    const auto keep = static_cast<unsigned>(~_mm256_movemask_ps(_mm256_castsi256_ps(space_lanes(c)))) & 0xFFu;
+    const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kKeptLanes.order[keep])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + kept), _mm256_permutevar8x32_epi32(c, order));
+    kept += static_cast<std::size_t>(__builtin_popcount(keep));
+  }
+  return kept + copy_without_spaces_plain(text + i, size - i, out + kept);
+}
+#endif
+
+}  // namespace
+
+std::size_t copy_without_spaces(const char32_t* text, std::size_t size, std::uint32_t* out) {
+#if EVALCLI_CHRF_AVX2
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+  if (avx2) return copy_without_spaces_avx2(text, size, out);
+#endif
+  return copy_without_spaces_plain(text, size, out);
 }
 
 }  // namespace detail
@@ -169,28 +258,14 @@ std::u32string_view pipeline_line(std::u32string_view line, const ChrfOptions& o
   return line;
 }
 
-// text::is_space of the first 256 code points, one load each.
-struct Latin1Spaces {
-  bool space[256] = {};
-  constexpr Latin1Spaces() {
-    for (char32_t c = 0; c < 256; ++c) space[c] = text::is_space(c);
-  }
-};
-constexpr Latin1Spaces kLatin1Spaces;
-
 // The code points character n-grams are taken from: whitespace dropped unless kept.
 void char_text(std::u32string_view line, bool keep_whitespace, std::vector<std::uint32_t>& out) {
   if (keep_whitespace) {
     out.assign(line.begin(), line.end());
     return;
   }
-  out.resize(line.size());
-  std::size_t kept = 0;
-  for (char32_t c : line) {  // every character written, kept or not: no branch on spaces
-    out[kept] = static_cast<std::uint32_t>(c);
-    kept += (c < 256 ? kLatin1Spaces.space[c] : text::is_space(c)) ? 0 : 1;
-  }
-  out.resize(kept);
+  out.resize(line.size() + 8);  // copy_without_spaces' room
+  out.resize(detail::copy_without_spaces(line.data(), line.size(), out.data()));
 }
 
 // The hypothesis's n-gram ids from the PairInterner: the character orders when

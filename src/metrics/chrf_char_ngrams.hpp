@@ -33,6 +33,12 @@ struct NgramCounts {
 // with target clones must have one definition in the program).
 std::uint32_t sum_of_minima(const std::uint32_t* a, const std::uint32_t* b, std::size_t first, std::size_t end);
 
+// Copies the code points of text[0, size) that are not text::is_space to
+// `out`, in order, and returns how many it copied. `out` needs room for
+// size + 8: with AVX2, eight code points are looked at and stored per step,
+// the kept ones moved to the front of the store (defined in chrf.cpp).
+std::size_t copy_without_spaces(const char32_t* text, std::size_t size, std::uint32_t* out);
+
 class DenseCharNgrams {
  public:
   static constexpr std::size_t kMaxSlots = std::size_t{1} << 22;

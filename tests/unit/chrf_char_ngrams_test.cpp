@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "evalcli/text/unicode.hpp"
+
 #include <map>
 #include <random>
 
@@ -73,4 +75,54 @@ TEST_CASE("DenseCharNgrams refuses a segment whose table would be too large, the
   REQUIRE(dense.count(hyp, std::vector<Chars>{ref}, 2, out));
   REQUIRE(out == std::vector<NgramCounts>{plain_counts(hyp, ref, 1), plain_counts(hyp, ref, 2)});
   REQUIRE(out[1] == NgramCounts{3, 3, 1});
+}
+
+namespace {
+
+// copy_without_spaces() of `text`, with the room it asks for.
+std::u32string without_spaces(const std::u32string& text) {
+  std::vector<std::uint32_t> out(text.size() + 8);
+  out.resize(evalcli::detail::copy_without_spaces(text.data(), text.size(), out.data()));
+  return std::u32string(out.begin(), out.end());
+}
+
+std::u32string without_spaces_plain(const std::u32string& text) {
+  std::u32string out;
+  for (const char32_t c : text) {
+    if (!evalcli::text::is_space(c)) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("copy_without_spaces drops exactly text::is_space's code points", "[chrf]") {
+  // Every code point up to U+3100 (each white space and its neighbours) and a
+  // stretch of astral ones, in texts of 1-40 code points: eight-lane blocks
+  // at every offset, and the tails after them.
+  std::u32string all;
+  for (char32_t c = 0; c <= 0x3100; ++c) all.push_back(c);
+  for (char32_t c = 0x1F5F0; c <= 0x1F610; ++c) all.push_back(c);
+  std::size_t texts = 0;
+  for (std::size_t length = 1; length <= 40; ++length) {
+    for (std::size_t start = 0; start + length <= all.size(); start += length) {
+      const std::u32string text = all.substr(start, length);
+      INFO("code points from U+" << std::hex << static_cast<std::uint32_t>(text.front()) << ", length " << std::dec
+                                 << length);
+      REQUIRE(without_spaces(text) == without_spaces_plain(text));
+      ++texts;
+    }
+  }
+  CHECK(texts > 10000);
+  // Random texts, mostly white space of every kind, a few letters between.
+  const std::u32string alphabet = U"ab \t\n\v\f\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2005\u200a\u200b\u2028\u2029"
+                                  U"\u202f\u205f\u3000\u3001\u00e4\U0001F600";
+  std::mt19937 random(20261207);
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1), length(0, 100);
+  for (int i = 0; i < 2000; ++i) {
+    std::u32string text(length(random), U' ');
+    for (char32_t& c : text) c = alphabet[pick(random)];
+    REQUIRE(without_spaces(text) == without_spaces_plain(text));
+  }
+  CHECK(without_spaces(U"a\u00a0b \u3000c\u200bd\te") == U"abc\u200bde");
 }
