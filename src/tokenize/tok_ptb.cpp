@@ -148,6 +148,14 @@ struct Match {
 
 using namespace std::string_view_literals;
 
+// Lower-case ASCII words grouped by first letter ('a'..'z'), each group in the words' order.
+template <std::size_t N>
+std::array<std::vector<std::u32string_view>, 26> words_by_first_letter(const std::u32string_view (&words)[N]) {
+  std::array<std::vector<std::u32string_view>, 26> groups;
+  for (std::u32string_view w : words) groups[w[0] - 'a'].push_back(w);
+  return groups;
+}
+
 class PtbLexer {
  public:
   PtbLexer(std::u32string_view text, std::size_t line_end) : s_(text), line_end_(line_end) {}
@@ -164,7 +172,8 @@ class PtbLexer {
   }
 
  private:
-  std::vector<std::size_t> acro_ends_;  // best_match()'s acro() ends, kept across positions
+  std::vector<std::size_t> acro_ends_;     // best_match()'s acro() ends, kept across positions
+  std::vector<std::size_t> abbrev4_ends_;  // and abbrev4_words()' ends
   std::u32string_view s_;
   std::size_t line_end_;
   Match best_;
@@ -572,31 +581,44 @@ class PtbLexer {
     return best;
   }
 
-  // [A-Za-z0-9]+(-[A-Za-z]+){0,2}: all end positions.
-  std::vector<std::size_t> thing3_segment(std::size_t p) const {
-    std::vector<std::size_t> ends;
+  // [A-Za-z0-9]+(-[A-Za-z]+){0,2}: all end positions (at most three).
+  struct SegmentEnds {
+    std::array<std::size_t, 3> ends{};
+    std::size_t count = 0;
+    const std::size_t* begin() const { return ends.data(); }
+    const std::size_t* end() const { return ends.data() + count; }
+  };
+  SegmentEnds thing3_segment(std::size_t p) const {
+    SegmentEnds out;
     std::size_t j = p;
     while (is_ascii_alnum(at(j))) ++j;
-    if (j == p) return ends;
-    ends.push_back(j);
+    if (j == p) return out;
+    out.ends[out.count++] = j;
     for (int hyphen = 0; hyphen < 2; ++hyphen) {
       if (at(j) != '-' || !is_ascii_alpha(at(j + 1))) break;
       j += 1;
       while (is_ascii_alpha(at(j))) ++j;
-      ends.push_back(j);
+      out.ends[out.count++] = j;
     }
-    return ends;
+    return out;
+  }
+  // Where a "/" or "\\/" after `e` ends, or 0.
+  std::size_t after_slash(std::size_t e) const {
+    if (at(e) == '/') return e + 1;
+    if (at(e) == '\\' && at(e + 1) == '/') return e + 2;
+    return 0;
   }
   std::size_t thing3(std::size_t i) const {
     if (!is_ascii_alnum(at(i))) return 0;  // thing3_segment(i) is empty
+    const SegmentEnds first = thing3_segment(i);
+    // Every match goes on past a slash after a first segment: no lists built for the common case.
+    if (std::none_of(first.begin(), first.end(), [&](std::size_t e) { return after_slash(e) != 0; })) return 0;
     std::size_t best = 0;
-    std::vector<std::size_t> frontier = thing3_segment(i);
+    std::vector<std::size_t> frontier(first.begin(), first.end());
     for (int group = 0; group < 2; ++group) {
       std::vector<std::size_t> next;
       for (std::size_t e : frontier) {
-        std::size_t after = 0;
-        if (at(e) == '/') after = e + 1;
-        if (at(e) == '\\' && at(e + 1) == '/') after = e + 2;
+        const std::size_t after = after_slash(e);
         if (!after) continue;
         for (std::size_t end : thing3_segment(after)) next.push_back(end);
       }
@@ -747,27 +769,27 @@ class PtbLexer {
     return best;
   }
 
-  // ABBREV4 (without period): the ends of its words; ABBREV4's ACRO alternative is acro(i, false).
-  std::vector<std::size_t> abbrev4_words(std::size_t i) const {
-    static const std::u32string_view caseless[] = {
+  // ABBREV4 (without period): the ends of its words, into `ends` (cleared first);
+  // ABBREV4's ACRO alternative is acro(i, false).
+  void abbrev4_words(std::size_t i, std::vector<std::size_t>& ends) const {
+    static constexpr std::u32string_view caseless[] = {
         U"mr", U"mrs", U"ms", U"dr", U"drs", U"prof", U"profs", U"sen", U"sens", U"rep", U"reps", U"atty",
         U"attys", U"lt", U"col", U"gen", U"messrs", U"gov", U"govs", U"adm", U"rev", U"maj", U"sgt", U"cpl",
         U"pvt", U"capt", U"st", U"ste", U"ave", U"pres", U"lieut", U"hon", U"brig", U"cmdr", U"comdr", U"pfc",
         U"spc", U"supt", U"supts", U"det", U"mt", U"ft", U"adj", U"adv", U"asst", U"assoc", U"ens", U"insp",
         U"mlle", U"mme", U"msgr", U"sfc", U"vs", U"alex", U"wm", U"jos", U"cie", U"a.k.a", U"cf", U"treas",
         U"ph", U"invt", U"elec", U"natl", U"dept"};
-    std::vector<std::size_t> ends;
-    if (!is_ascii_alpha(at(i))) return ends;  // every word and M... start with an ASCII letter
-    const char32_t first = ascii_lower(at(i));
-    for (auto w : caseless) {
-      if (w[0] != first) continue;  // lit() would stop at the first character
+    // The words by first letter, in the list's order (lit() would stop at any other first letter).
+    static const auto kByFirstLetter = words_by_first_letter(caseless);
+    ends.clear();
+    if (!is_ascii_alpha(at(i))) return;  // every word and M... start with an ASCII letter
+    for (auto w : kByFirstLetter[ascii_lower(at(i)) - 'a']) {
       if (std::size_t n = lit(i, w)) ends.push_back(i + n);
     }
     if (at(i) == 'M' && lit(i + 1, U"iss")) ends.push_back(i + 4);  // [M]iss
     if (ascii_lower(at(i)) == 'm' && (at(i + 1) == 'f' || at(i + 1) == 't') && ascii_lower(at(i + 2)) == 'g') {
       ends.push_back(i + 3);  // M[ft]g
     }
-    return ends;
   }
 
   std::size_t filename(std::size_t i) const {
@@ -862,6 +884,7 @@ class PtbLexer {
     if (!is_ascii_alnum(at(i))) return 0;
     std::size_t j = i + 1;
     while (is_ascii_alnum(at(j)) || at(j) == '.' || at(j) == ',' || at(j) == 0xAD) ++j;
+    if (at(j) != '-') return 0;  // every end is past a hyphen (no list built for the common case)
     std::size_t best = 0;
     std::vector<std::size_t> frontier = {j};
     while (!frontier.empty()) {
@@ -1031,7 +1054,8 @@ class PtbLexer {
       offer(n, n - 1, Rule::abbrev_period);
     }
     // ABBREV4's ends: its ACRO alternative's, then its words' (the order of the offers).
-    const std::vector<std::size_t> abbrev4_ends = abbrev4_words(i);
+    abbrev4_words(i, abbrev4_ends_);
+    const std::vector<std::size_t>& abbrev4_ends = abbrev4_ends_;
     for (const auto* ends : {&acro_ends, &abbrev4_ends}) {
       for (std::size_t e : *ends) {
         if (at(e) == '.') offer(e + 1 - i, e + 1 - i, Rule::literal);
