@@ -14,6 +14,7 @@
 #include <unicode/uchar.h>
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <string>
 #include <vector>
@@ -158,27 +159,37 @@ std::array<std::vector<std::u32string_view>, 26> words_by_first_letter(const std
 
 class PtbLexer {
  public:
-  PtbLexer(std::u32string_view text, std::size_t line_end) : s_(text), line_end_(line_end) {}
-
-  std::vector<std::u32string> run() {
-    std::vector<std::u32string> tokens;
+  // Lexes text[0, line_end) (what follows is look-ahead only) and calls
+  // on_token(token) for each token in turn; the view lasts until the next call.
+  template <class OnToken>
+  void run(std::u32string_view text, std::size_t line_end, OnToken&& on_token) {
+    padded_.assign(text);
+    padded_.append(kPadding, kEnd);
+    s_ = std::u32string_view(padded_.data(), text.size());
     std::size_t pos = 0;
-    while (pos < line_end_) {
+    while (pos < line_end) {
       const Match m = best_match(pos);
-      emit(pos, m, tokens);
+      if (emit(pos, m, token_)) on_token(std::u32string_view(token_));
       pos += std::max<std::size_t>(m.consume, 1);
     }
-    return tokens;
   }
 
  private:
   std::vector<std::size_t> acro_ends_;     // best_match()'s acro() ends, kept across positions
   std::vector<std::size_t> abbrev4_ends_;  // and abbrev4_words()' ends
-  std::u32string_view s_;
-  std::size_t line_end_;
+  // The text and kPadding kEnd characters after it, so that at() needs no
+  // bounds check: the rules look at most a few characters past the first kEnd
+  // (every scan stops there; none was seen to look past it at all).
+  static constexpr std::size_t kPadding = 32;
+  std::u32string padded_;
+  std::u32string_view s_;  // the text in padded_
   Match best_;
+  std::u32string token_;  // emit()'s, kept across tokens and captions
 
-  char32_t at(std::size_t i) const { return i < s_.size() ? s_[i] : kEnd; }
+  char32_t at(std::size_t i) const {
+    assert(i < padded_.size());
+    return padded_[i];
+  }
 
   // Case-insensitive (ASCII) literal at i; returns its length or 0.
   std::size_t lit(std::size_t i, std::u32string_view word) const {
@@ -1217,13 +1228,14 @@ class PtbLexer {
     return out;
   }
 
-  void emit(std::size_t i, const Match& m, std::vector<std::u32string>& tokens) const {
+  // The token of match `m` at i into `token`; false if the match makes none.
+  bool emit(std::size_t i, const Match& m, std::u32string& token) const {
     const std::u32string_view text = s_.substr(i, m.consume);
-    std::u32string token;
+    token.clear();
     switch (m.rule) {
       case Rule::skip:
       case Rule::untokenizable:
-        return;
+        return false;
       case Rule::literal:
       case Rule::pushback:
       case Rule::abbrev_period:
@@ -1296,7 +1308,7 @@ class PtbLexer {
         token = m.fixed;
         break;
     }
-    tokens.push_back(std::move(token));
+    return true;
   }
 };
 
@@ -1311,15 +1323,24 @@ bool is_removed_punctuation(std::u32string_view token) {
   return false;
 }
 
-std::u32string tokenize_caption(std::u32string_view text, std::size_t line_end) {
-  const std::vector<std::u32string> tokens = PtbLexer(text, line_end).run();
+// text::lower(token) appended to `out`: ASCII tokens (nearly all) in place.
+void append_lower(std::u32string_view token, std::u32string& out) {
+  if (std::all_of(token.begin(), token.end(), [](char32_t c) { return c < 0x80; })) {
+    for (const char32_t c : token) out += ascii_lower(c);
+  } else {
+    out += text::lower(token);
+  }
+}
+
+// One caption: `lexer` and `line` are scratch, kept across captions.
+std::u32string tokenize_caption(std::u32string_view text, std::size_t line_end, PtbLexer& lexer, std::u32string& line) {
   // PTBTokenizer -lowerCase, the '\n'-joined output line, then pycocoevalcap's
   // line.rstrip().split(' ') minus PUNCTUATIONS.
-  std::u32string line;
-  for (const auto& token : tokens) {
+  line.clear();
+  lexer.run(text, line_end, [&line](std::u32string_view token) {
     if (!line.empty()) line += U' ';
-    line += text::lower(token);
-  }
+    append_lower(token, line);
+  });
   const std::u32string_view stripped = text::rstrip(line);
   std::u32string out;
   std::size_t start = 0;
@@ -1352,7 +1373,9 @@ class TokenizerPtb : public Tokenizer {
   int version() const override { return 2; }
   std::u32string tokenize(std::u32string_view line) const override {
     const std::u32string text = caption_line(line);
-    return tokenize_caption(text, text.size());
+    PtbLexer lexer;
+    std::u32string scratch;
+    return tokenize_caption(text, text.size(), lexer, scratch);
   }
 };
 
@@ -1363,7 +1386,8 @@ std::unique_ptr<Tokenizer> make_ptb() { return std::make_unique<TokenizerPtb>();
 std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines) {
   std::vector<std::u32string> out;
   out.reserve(lines.size());
-  std::u32string text;
+  std::u32string text, scratch;
+  PtbLexer lexer;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     // PTB reads the captions '\n'-joined: the next caption is look-ahead context.
     text = caption_line(lines[i]);
@@ -1372,7 +1396,7 @@ std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>
       text += U'\n';
       text += caption_line(std::u32string_view(lines[i + 1]).substr(0, 64));
     }
-    out.push_back(tokenize_caption(text, line_end));
+    out.push_back(tokenize_caption(text, line_end, lexer, scratch));
   }
   return out;
 }
