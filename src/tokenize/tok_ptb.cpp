@@ -100,6 +100,14 @@ bool is_space_char(char32_t c) {
 }
 char32_t ascii_lower(char32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 bool one_of(char32_t c, std::u32string_view set) { return set.find(c) != std::u32string_view::npos; }
+// The same for a literal set: its members compared one by one, unrolled
+// (a search through a u32string_view is a loop and a call, at every position).
+template <std::size_t N>
+constexpr bool one_of(char32_t c, const char32_t (&set)[N]) {
+  bool found = false;
+  for (std::size_t k = 0; k + 1 < N; ++k) found |= c == set[k];
+  return found;
+}
 
 // pred(c) for every ASCII character, as a table.
 template <class Predicate>
@@ -116,7 +124,7 @@ bool is_misc_symbol(char32_t c) {
 
 // Characters that end URLs and e-mail addresses.
 constexpr std::u32string_view kUrlStop = U" \t\n\f\r\"<>|(){}";
-constexpr std::u32string_view kUrlEndStop = U" \t\n\f\r\"<>|.!?(){},-";
+constexpr char32_t kUrlEndStop[] = U" \t\n\f\r\"<>|.!?(){},-";
 
 // Which rule matched (the actions differ).
 enum class Rule {
@@ -166,6 +174,8 @@ class PtbLexer {
     padded_.assign(text);
     padded_.append(kPadding, kEnd);
     s_ = std::u32string_view(padded_.data(), text.size());
+    lowered_.resize(padded_.size());
+    std::transform(padded_.begin(), padded_.end(), lowered_.begin(), ascii_lower);
     std::size_t pos = 0;
     while (pos < line_end) {
       const Match m = best_match(pos);
@@ -182,7 +192,8 @@ class PtbLexer {
   // (every scan stops there; none was seen to look past it at all).
   static constexpr std::size_t kPadding = 32;
   std::u32string padded_;
-  std::u32string_view s_;  // the text in padded_
+  std::u32string lowered_;  // padded_ with ASCII letters in lower case: the literals' comparisons
+  std::u32string_view s_;   // the text in padded_
   Match best_;
   std::u32string token_;  // emit()'s, kept across tokens and captions
 
@@ -190,11 +201,15 @@ class PtbLexer {
     assert(i < padded_.size());
     return padded_[i];
   }
+  char32_t lower_at(std::size_t i) const {  // ascii_lower(at(i))
+    assert(i < lowered_.size());
+    return lowered_[i];
+  }
 
   // Case-insensitive (ASCII) literal at i; returns its length or 0.
   std::size_t lit(std::size_t i, std::u32string_view word) const {
     for (std::size_t k = 0; k < word.size(); ++k) {
-      if (ascii_lower(at(i + k)) != word[k]) return 0;
+      if (lower_at(i + k) != word[k]) return 0;
     }
     return word.size();
   }
@@ -267,15 +282,15 @@ class PtbLexer {
   std::size_t redaux(std::size_t i) const {
     const std::size_t a = apos(i);
     if (a == 0) return 0;
-    const char32_t c = ascii_lower(at(i + a));
+    const char32_t c = lower_at(i + a);
     if (c == 'm' || c == 's' || c == 'd') return a + 1;
     const std::size_t two = lit_any(i + a, U"re", U"ve", U"ll");
     return two ? a + two : 0;
   }
   std::size_t sredaux(std::size_t i) const {
-    if (ascii_lower(at(i)) != 'n') return 0;
+    if (lower_at(i) != 'n') return 0;
     const std::size_t a = apos_etc(i + 1);
-    if (a == 0 || ascii_lower(at(i + 1 + a)) != 't') return 0;
+    if (a == 0 || lower_at(i + 1 + a) != 't') return 0;
     return a + 2;
   }
 
@@ -315,12 +330,12 @@ class PtbLexer {
     std::size_t best = 0;
     const char32_t c = at(i);
     if (std::size_t a = apos(i)) {
-      if (ascii_lower(at(i + a)) == 'n') best = std::max(best, a + 1 + apos(i + a + 1));
+      if (lower_at(i + a) == 'n') best = std::max(best, a + 1 + apos(i + a + 1));
       best = std::max(best, lit(i + a, U"em") ? a + 2 : 0);
-      if (at(i + a) >= '2' && at(i + a) <= '9' && at(i + a + 1) == '0' && ascii_lower(at(i + a + 2)) == 's') {
+      if (at(i + a) >= '2' && at(i + a) <= '9' && at(i + a + 1) == '0' && lower_at(i + a + 2) == 's') {
         best = std::max(best, a + 3);
       }
-      if (lit(i + a, U"til")) best = std::max(best, a + 3 + (ascii_lower(at(i + a + 3)) == 'l' ? 1 : 0));
+      if (lit(i + a, U"til")) best = std::max(best, a + 3 + (lower_at(i + a + 3) == 'l' ? 1 : 0));
       if (lit(i + a, U"cause")) best = std::max(best, a + 5);
     }
     if (one_of(c, U"lLdDjJ")) {
@@ -360,7 +375,7 @@ class PtbLexer {
                                       U"nat'l"));
     if (ascii_lower(c) == 'o') {
       if (std::size_t a = apos_etc(i + 1)) {
-        if (ascii_lower(at(i + 1 + a)) == 'o') best = std::max(best, a + 2);
+        if (lower_at(i + 1 + a) == 'o') best = std::max(best, a + 2);
       }
     }
     return best;
@@ -380,7 +395,7 @@ class PtbLexer {
   std::size_t full_url(std::size_t i) const {
     std::size_t n = lit(i, U"http");
     if (!n) return 0;
-    if (ascii_lower(at(i + n)) == 's') ++n;
+    if (lower_at(i + n) == 's') ++n;
     if (!lit(i + n, U"://")) return 0;
     const std::size_t end = url_tail(i + n + 3, kUrlStop);
     return end ? end - i : 0;
@@ -438,7 +453,7 @@ class PtbLexer {
     std::size_t best = 0;
     auto try_from = [&](std::size_t from) {
       if (!is_ascii_alnum(at(from))) return;
-      constexpr std::u32string_view stop = U" \t\n\f\r\"<>|(){}\u00A0";
+      static constexpr char32_t stop[] = U" \t\n\f\r\"<>|(){}\u00A0";
       std::size_t run_end = from + 1;
       while (at(run_end) != kEnd && !one_of(at(run_end), stop)) ++run_end;
       for (std::size_t a = from + 1; a < run_end; ++a) {
@@ -572,7 +587,7 @@ class PtbLexer {
       }
     }
     best = std::max(best, lit_any(i, U"c.d.s", U"pro-", U"anti-"));
-    if (ascii_lower(at(i)) == 's') {
+    if (lower_at(i) == 's') {
       std::size_t amp = ampersand(i + 1);
       if (amp) {
         if (std::size_t n = lit(i + 1 + amp, U"p-500")) best = std::max(best, 1 + amp + n);
@@ -581,10 +596,10 @@ class PtbLexer {
     }
     if (std::size_t n = lit(i, U"cap")) {
       if (std::size_t a = apos(i + n)) {
-        if (ascii_lower(at(i + n + a)) == 'n') best = std::max(best, n + a + 1);
+        if (lower_at(i + n + a) == 'n') best = std::max(best, n + a + 1);
       }
     }
-    if (ascii_lower(at(i)) == 'c') {
+    if (lower_at(i) == 'c') {
       if (std::size_t a = apos(i + 1)) {
         if (lit(i + 1 + a, U"est")) best = std::max(best, 1 + a + 3);
       }
@@ -658,6 +673,7 @@ class PtbLexer {
       }
     }
     for (std::u32string_view prefix : {U"canada"sv, U"sino"sv, U"korean"sv, U"eu"sv, U"japan"sv, U"non"sv}) {
+      if (lower_at(i) != prefix[0]) continue;  // lit() would stop at the first character
       if (std::size_t n = lit(i, prefix)) {
         if (std::size_t m = lit(i + n, U"-u.s")) ends.push_back(i + n + m);
       }
@@ -727,6 +743,7 @@ class PtbLexer {
     std::size_t best = 0;
     for (std::u32string_view w :
          {U"ca"sv, U"fig"sv, U"figs"sv, U"prop"sv, U"no"sv, U"nos"sv, U"art"sv, U"bldg"sv, U"pp"sv, U"op"sv}) {
+      if (lower_at(i) != w[0]) continue;  // lit() would stop at the first character
       if (std::size_t n = lit(i, w)) {
         if (at(i + n) == '.') best = std::max(best, n + 1);
       }
@@ -767,14 +784,14 @@ class PtbLexer {
       if (lit(i + 1, w.substr(1))) consider(w.size());  // (the rest of each word is lower case already)
     }
     // Pp?t[ye]s? (the [ye] class is lower-case only)
-    if (ascii_lower(at(i)) == 'p') {
+    if (lower_at(i) == 'p') {
       std::size_t j = i + 1;
       for (int optional_p = 0; optional_p < 2; ++optional_p) {
         std::size_t k = optional_p ? j + 1 : j;
-        if (optional_p && ascii_lower(at(j)) != 'p') continue;
-        if (ascii_lower(at(k)) != 't' || !one_of(at(k + 1), U"ye")) continue;
+        if (optional_p && lower_at(j) != 'p') continue;
+        if (lower_at(k) != 't' || !one_of(at(k + 1), U"ye")) continue;
         consider(k + 2 - i);
-        if (ascii_lower(at(k + 2)) == 's') consider(k + 3 - i);
+        if (lower_at(k + 2) == 's') consider(k + 3 - i);
       }
     }
     return best;
@@ -794,11 +811,11 @@ class PtbLexer {
     static const auto kByFirstLetter = words_by_first_letter(caseless);
     ends.clear();
     if (!is_ascii_alpha(at(i))) return;  // every word and M... start with an ASCII letter
-    for (auto w : kByFirstLetter[ascii_lower(at(i)) - 'a']) {
+    for (auto w : kByFirstLetter[lower_at(i) - 'a']) {
       if (std::size_t n = lit(i, w)) ends.push_back(i + n);
     }
     if (at(i) == 'M' && lit(i + 1, U"iss")) ends.push_back(i + 4);  // [M]iss
-    if (ascii_lower(at(i)) == 'm' && (at(i + 1) == 'f' || at(i + 1) == 't') && ascii_lower(at(i + 2)) == 'g') {
+    if (lower_at(i) == 'm' && (at(i + 1) == 'f' || at(i + 1) == 't') && lower_at(i + 2) == 'g') {
       ends.push_back(i + 3);  // M[ft]g
     }
   }
@@ -874,7 +891,7 @@ class PtbLexer {
   }
 
   std::size_t asian_smiley(std::size_t i) const {
-    constexpr std::u32string_view face = U"-^x=~<>'";
+    static constexpr char32_t face[] = U"-^x=~<>'";
     std::size_t best = 0;
     if (one_of(at(i), face) && at(i + 1) == '_' && one_of(at(i + 2), face)) best = 3;
     if (at(i) == '(' && one_of(at(i + 1), face)) {
@@ -967,7 +984,7 @@ class PtbLexer {
   std::size_t quotes(std::size_t i) const {
     std::size_t best = apos(i);
     if (at(i) == '\'' && at(i + 1) == '\'') best = std::max<std::size_t>(best, 2);
-    constexpr std::u32string_view cls = U"`\u2018\u2019\u201A\u201B\u201C\u201D\u0091\u0092\u0093\u0094\u201E\u201F\u2039\u203A\u00AB\u00BB";
+    static constexpr char32_t cls[] = U"`\u2018\u2019\u201A\u201B\u201C\u201D\u0091\u0092\u0093\u0094\u201E\u201F\u2039\u203A\u00AB\u00BB";
     if (one_of(at(i), cls)) best = std::max<std::size_t>(best, one_of(at(i + 1), cls) ? 2 : 1);
     return best;
   }
@@ -1315,6 +1332,8 @@ class PtbLexer {
 // pycocoevalcap's PUNCTUATIONS, compared after PTB's lower-casing (so the
 // upper-case bracket tokens in the list never match).
 bool is_removed_punctuation(std::u32string_view token) {
+  // Every entry starts with one of these (most tokens are words: one test).
+  if (token.empty() || !one_of(token[0], U"'`-.?!,:;")) return false;
   static const std::u32string_view removed[] = {U"''", U"'", U"``", U"`", U"-LRB-", U"-RRB-", U"-LCB-", U"-RCB-", U".",
                                                 U"?", U"!", U",", U":", U"-", U"--", U"...", U";"};
   for (auto r : removed) {
