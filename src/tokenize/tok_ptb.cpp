@@ -341,7 +341,8 @@ class PtbLexer {
     if (one_of(c, U"lLdDjJ")) {
       if (std::size_t a = apos(i + 1)) best = std::max(best, 1 + a);
     }
-    for (auto stem : {std::u32string_view(U"dunkin"), std::u32string_view(U"somethin"), std::u32string_view(U"ol")}) {
+    static constexpr std::u32string_view kStems[] = {U"dunkin", U"somethin", U"ol"};
+    for (std::u32string_view stem : kStems) {
       if (lit(i, stem)) {
         if (std::size_t a = apos(i + stem.size())) best = std::max(best, stem.size() + a);
       }
@@ -582,7 +583,8 @@ class PtbLexer {
   std::size_t tbspec(std::size_t i) const {
     std::size_t best = 0;
     if (at(i) == '-') {
-      for (std::u32string_view tag : {U"rrb"sv, U"lrb"sv, U"rcb"sv, U"lcb"sv, U"rsb"sv, U"lsb"sv}) {
+      static constexpr std::u32string_view kTags[] = {U"rrb", U"lrb", U"rcb", U"lcb", U"rsb", U"lsb"};
+      for (std::u32string_view tag : kTags) {
         if (lit(i + 1, tag) && at(i + 4) == '-') best = 5;
       }
     }
@@ -672,7 +674,9 @@ class PtbLexer {
         ends.push_back(j);
       }
     }
-    for (std::u32string_view prefix : {U"canada"sv, U"sino"sv, U"korean"sv, U"eu"sv, U"japan"sv, U"non"sv}) {
+    static constexpr std::u32string_view kPrefixes[] = {U"canada", U"sino", U"korean", U"eu", U"japan", U"non"};
+    if (!one_of(lower_at(i), U"cskejnu")) return;  // the first letters of the prefixes and of "u.s.-"
+    for (std::u32string_view prefix : kPrefixes) {
       if (lower_at(i) != prefix[0]) continue;  // lit() would stop at the first character
       if (std::size_t n = lit(i, prefix)) {
         if (std::size_t m = lit(i + n, U"-u.s")) ends.push_back(i + n + m);
@@ -741,8 +745,10 @@ class PtbLexer {
 
   std::size_t abbrev3(std::size_t i) const {
     std::size_t best = 0;
-    for (std::u32string_view w :
-         {U"ca"sv, U"fig"sv, U"figs"sv, U"prop"sv, U"no"sv, U"nos"sv, U"art"sv, U"bldg"sv, U"pp"sv, U"op"sv}) {
+    static constexpr std::u32string_view kWords[] = {U"ca",  U"fig", U"figs", U"prop", U"no",
+                                                     U"nos", U"art", U"bldg", U"pp",   U"op"};
+    if (!one_of(lower_at(i), U"cfpnabo")) return 0;  // the words' first letters
+    for (std::u32string_view w : kWords) {
       if (lower_at(i) != w[0]) continue;  // lit() would stop at the first character
       if (std::size_t n = lit(i, w)) {
         if (at(i + n) == '.') best = std::max(best, n + 1);
