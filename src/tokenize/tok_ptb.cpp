@@ -14,13 +14,14 @@
 #include <unicode/uchar.h>
 
 #include <algorithm>
-#include <cassert>
 #include <array>
+#include <cassert>
 #include <string>
 #include <vector>
 
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
+#include "tokenize/tok_ptb_detail.hpp"
 
 namespace evalcli::tokenizers {
 namespace {
@@ -167,6 +168,9 @@ std::array<std::vector<std::u32string_view>, 26> words_by_first_letter(const std
 
 class PtbLexer {
  public:
+  // `shortcuts`: plain_word() takes the runs it can (off only to test it).
+  explicit PtbLexer(bool shortcuts = true) : shortcuts_(shortcuts) {}
+
   // Lexes text[0, line_end) (what follows is look-ahead only) and calls
   // on_token(token) for each token in turn; the view lasts until the next call.
   template <class OnToken>
@@ -178,6 +182,11 @@ class PtbLexer {
     std::transform(padded_.begin(), padded_.end(), lowered_.begin(), ascii_lower);
     std::size_t pos = 0;
     while (pos < line_end) {
+      if (const std::size_t n = shortcuts_ ? plain_word(pos) : 0) {  // most tokens of a caption: no rule to try
+        on_token(s_.substr(pos, n));
+        pos += n;
+        continue;
+      }
       const Match m = best_match(pos);
       if (emit(pos, m, token_)) on_token(std::u32string_view(token_));
       pos += std::max<std::size_t>(m.consume, 1);
@@ -196,6 +205,7 @@ class PtbLexer {
   std::u32string_view s_;   // the text in padded_
   Match best_;
   std::u32string token_;  // emit()'s, kept across tokens and captions
+  bool shortcuts_;
 
   char32_t at(std::size_t i) const {
     assert(i < padded_.size());
@@ -995,6 +1005,22 @@ class PtbLexer {
     return best;
   }
 
+  // The length of a run of a-z at i followed by a plain space, unless the run
+  // starts with a word the lexer splits (cannot, gonna, ...): 0 otherwise.
+  // Every rule that matches at such a run consumes exactly the run and gives
+  // it unchanged as the token (WORD, THING, and ABBREV4/ACRO with the space
+  // as trailing context); the others need a character no such run and space
+  // have: a digit, an upper-case letter, an apostrophe, '.', '-', '/', '@',
+  // '&', '#', '$', '_', '<', ':' (the full argument is in docs/cider.md,
+  // "Speed"). So best_match() need not try them all.
+  std::size_t plain_word(std::size_t i) const {
+    std::size_t j = i;
+    while (at(j) >= 'a' && at(j) <= 'z') ++j;
+    if (j == i || at(j) != ' ') return 0;
+    if (lit_any(i, U"cannot", U"gonna", U"gotta", U"lemme", U"gimme", U"wanna")) return 0;
+    return j - i;
+  }
+
   // The lexer's hot loop (a third of raw-caption CIDEr's CPU): aligned so that
   // its speed does not depend on where unrelated edits place it (up to 3% seen).
   [[gnu::aligned(64)]] Match best_match(std::size_t i) {
@@ -1408,11 +1434,13 @@ class TokenizerPtb : public Tokenizer {
 
 std::unique_ptr<Tokenizer> make_ptb() { return std::make_unique<TokenizerPtb>(); }
 
-std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines) {
+namespace {
+
+std::vector<std::u32string> tokenize_batch(const std::vector<std::u32string>& lines, bool shortcuts) {
   std::vector<std::u32string> out;
   out.reserve(lines.size());
   std::u32string text, scratch;
-  PtbLexer lexer;
+  PtbLexer lexer(shortcuts);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     // PTB reads the captions '\n'-joined: the next caption is look-ahead context.
     text = caption_line(lines[i]);
@@ -1424,6 +1452,16 @@ std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>
     out.push_back(tokenize_caption(text, line_end, lexer, scratch));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines) {
+  return tokenize_batch(lines, true);
+}
+
+std::vector<std::u32string> detail::ptb_tokenize_batch_trying_every_rule(const std::vector<std::u32string>& lines) {
+  return tokenize_batch(lines, false);
 }
 
 }  // namespace evalcli::tokenizers

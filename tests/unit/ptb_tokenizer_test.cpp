@@ -6,6 +6,11 @@
 #include "evalcli/text/utf8.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
 #include "evalcli/tokenize/tokenizer.hpp"
+#include "tokenize/tok_ptb_detail.hpp"
+
+#include <random>
+#include <string>
+#include <vector>
 
 namespace {
 std::string ptb(const std::string& line) {
@@ -66,4 +71,47 @@ TEST_CASE("ptb batch: the next caption is look-ahead context", "[tokenizer][ptb]
   CHECK(out[0] == U"the new nintendo wii u");  // "U." + newline + "A " ends a sentence
   CHECK(out[1] == U"a man plays");
   CHECK(ptb("the new nintendo wii U.") == "the new nintendo wii u.");  // end of input: kept
+}
+
+TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives", "[tokenizer][ptb]") {
+  // Runs of a-z (abbreviations, contractions, URL and entity starts among them)
+  // followed by every kind of character a rule could continue with, alone, at a
+  // caption's start and end, and in random sequences.
+  const std::vector<std::u32string> words = {
+      U"a",     U"i",     U"x",      U"y",      U"n",     U"s",       U"c",      U"d",     U"o",    U"l",
+      U"u",     U"co",    U"st",     U"mr",     U"no",    U"nos",     U"inc",    U"pro",   U"anti", U"www",
+      U"http",  U"com",   U"cannot", U"cannots", U"gonna", U"gonnas", U"gotta",  U"lemme", U"gimme", U"wanna",
+      U"wannabe", U"twas", U"cap",   U"dunkin", U"ol",    U"canada",  U"sino",   U"non",   U"fig",  U"bldg",
+      U"jan",   U"sept",  U"etc",    U"vs",     U"ph",    U"pte",     U"ltd",    U"man",   U"the",  U"xd",
+      U"nt",    U"em",    U"til",    U"amp",    U"quot",  U"nbsp",    U"mdash",  U"apos"};
+  const std::vector<std::u32string> nexts = {
+      U" ",  U"  ",  U" .",  U".",   U",",    U" ,",   U"-",   U" -",   U"'",      U" '",    U"'s",  U"n't",
+      U"/",  U"@",   U"#",   U"$",   U"&",    U"_",    U":",   U";",    U"!",      U"?",     U" A",  U" The",
+      U"\t", U"\u00a0", U"\u2019", U" 5", U"5", U" (", U")",   U" \"",  U"\"",     U" x",    U" u.s.", U".com",
+      U"'d", U"-u.s", U" ltd", U"++", U" &amp;", U"...", U" ...", U"\u00ad", U" \u3000", U"<", U" <b>"};
+  std::vector<std::u32string> lines;
+  for (const auto& w : words) {
+    for (const auto& next : nexts) {
+      lines.push_back(w + next + U" end");
+      lines.push_back(U"start " + w + next);
+      lines.push_back(w + next);
+    }
+  }
+  std::mt19937 random(20261207);
+  std::uniform_int_distribution<std::size_t> word(0, words.size() - 1), next(0, nexts.size() - 1), length(1, 10);
+  for (int i = 0; i < 3000; ++i) {
+    std::u32string line;
+    for (std::size_t k = length(random); k > 0; --k) line += words[word(random)] + nexts[next(random)];
+    lines.push_back(line);
+  }
+  const auto fast = evalcli::tokenizers::ptb_tokenize_batch(lines);
+  const auto every_rule = evalcli::tokenizers::detail::ptb_tokenize_batch_trying_every_rule(lines);
+  REQUIRE(fast.size() == lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    INFO("caption " << i << ": " << evalcli::utf8::encode(lines[i]));
+    REQUIRE(evalcli::utf8::encode(fast[i]) == evalcli::utf8::encode(every_rule[i]));
+  }
+  // The shortcut's cases: a contraction split, an abbreviation's trailing space.
+  CHECK(fast[0] == U"a end");
+  CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"you cannot see", U"x"})[0] == U"you can not see");
 }
