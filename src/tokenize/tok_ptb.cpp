@@ -1005,17 +1005,18 @@ class PtbLexer {
     return best;
   }
 
-  // The length of a run of a-z at i followed by a plain space, unless the run
-  // starts with a word the lexer splits (cannot, gonna, ...): 0 otherwise.
+  // The length of a run of ASCII letters at i followed by a plain space,
+  // unless the run starts with a word the lexer splits (cannot, gonna, ...,
+  // in any case): 0 otherwise.
   // Every rule that matches at such a run consumes exactly the run and gives
   // it unchanged as the token (WORD, THING, and ABBREV4/ACRO with the space
   // as trailing context); the others need a character no such run and space
-  // have: a digit, an upper-case letter, an apostrophe, '.', '-', '/', '@',
-  // '&', '#', '$', '_', '<', ':' (the full argument is in docs/cider.md,
-  // "Speed"). So best_match() need not try them all.
+  // have: a digit, an apostrophe, '.', '-', '/', '@', '&', '+', '#', '$',
+  // '_', '<', ':' (the full argument is in docs/cider.md, "Speed"). So
+  // best_match() need not try them all.
   std::size_t plain_word(std::size_t i) const {
     std::size_t j = i;
-    while (at(j) >= 'a' && at(j) <= 'z') ++j;
+    while (is_ascii_alpha(at(j))) ++j;
     if (j == i || at(j) != ' ') return 0;
     if (lit_any(i, U"cannot", U"gonna", U"gotta", U"lemme", U"gimme", U"wanna")) return 0;
     return j - i;

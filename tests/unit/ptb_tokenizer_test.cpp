@@ -83,7 +83,10 @@ TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives
       U"http",  U"com",   U"cannot", U"cannots", U"gonna", U"gonnas", U"gotta",  U"lemme", U"gimme", U"wanna",
       U"wannabe", U"twas", U"cap",   U"dunkin", U"ol",    U"canada",  U"sino",   U"non",   U"fig",  U"bldg",
       U"jan",   U"sept",  U"etc",    U"vs",     U"ph",    U"pte",     U"ltd",    U"man",   U"the",  U"xd",
-      U"nt",    U"em",    U"til",    U"amp",    U"quot",  U"nbsp",    U"mdash",  U"apos"};
+      U"nt",    U"em",    U"til",    U"amp",    U"quot",  U"nbsp",    U"mdash",  U"apos",  U"A",    U"I",
+      U"X",     U"C",     U"S",      U"Mr",     U"MRS",   U"St",      U"Co",     U"Inc",   U"US",   U"USA",
+      U"AT",    U"Cannot", U"GONNA", U"Wanna",  U"Miss",  U"Mfg",     U"Mtg",    U"Pa",    U"Tex",  U"Wash",
+      U"The",   U"He",    U"DR",     U"HTTP",   U"WWW",   U"Cap",     U"Jan",    U"SEPT",  U"Ph",   U"ABC"};
   const std::vector<std::u32string> nexts = {
       U" ",  U"  ",  U" .",  U".",   U",",    U" ,",   U"-",   U" -",   U"'",      U" '",    U"'s",  U"n't",
       U"/",  U"@",   U"#",   U"$",   U"&",    U"_",    U":",   U";",    U"!",      U"?",     U" A",  U" The",
