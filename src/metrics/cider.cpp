@@ -370,17 +370,11 @@ class SentenceStore {
   // Appends the ids of `text`'s words (text::split()'s) to word_ids_, each
   // word hashed as it is found.
   void add_words(std::u32string_view text) {
-    const char32_t* at = text.data();
-    const char32_t* const end = at + text.size();
-    for (;;) {
-      while (at != end && text::is_space(*at)) ++at;
-      if (at == end) return;
-      const char32_t* const start = at;
-      text::TextHash hash;
-      for (; at != end && !text::is_space(*at); ++at) hash.add(*at);
-      word_ids_.push_back(table.word_id(std::u32string_view(start, static_cast<std::size_t>(at - start)), hash.value()));
-    }
+    text::for_each_split_hashed(text, [this](std::u32string_view word, std::uint64_t hash) {
+      word_ids_.push_back(table.word_id(word, hash));
+    });
   }
+
 
   // add_batch() once the batch's words are in word_ids_ (sentence s is
   // [word_start_[s], word_start_[s + 1])).

@@ -8,9 +8,11 @@
 namespace evalcli::text {
 
 // Python str.isspace() (Unicode 14): 29 code points, see docs/text-pipeline.md.
-// Below U+0085 it is one bit of a mask, without a branch: whether an ASCII
-// character is a space is a coin toss in text, a branch on it mispredicts often.
+// Printable ASCII (and 0x7F-0x84) leaves at the first test; the rest below
+// U+0085 is one bit of a mask, without a branch on which of them it is.
+// (In a loop over a word, the first test's branch is the loop's own exit.)
 constexpr bool is_space(char32_t c) {
+  if (c - 0x21 < 0x85 - 0x21) return false;
   if (c < 0x85) {
     constexpr unsigned long long kAsciiSpaces = 0x1F0003E00ULL;  // 0x09-0x0D and 0x1C-0x20
     return ((kAsciiSpaces >> (c & 63)) & static_cast<unsigned long long>(c < 64)) != 0;

@@ -85,9 +85,13 @@ struct NltkMeteor::Lexicon {
     return forms.id(form_texts.back());
   }
   std::uint32_t lowercased_form_id(std::u32string_view token) {
-    const std::uint32_t id = tokens.find(token);
+    return lowercased_form_id(token, text::TextHash::of(token));
+  }
+  // The same, given the token's TextHash.
+  std::uint32_t lowercased_form_id(std::u32string_view token, std::uint64_t hash) {
+    const std::uint32_t id = tokens.find(token, hash);
     if (id != kUnknown) return token_form[id];
-    tokens.id(texts.store(token));
+    tokens.id(texts.store(token), hash);
     token_form.push_back(form_id(text::lower(token)));
     return token_form.back();
   }
@@ -117,7 +121,9 @@ void NltkMeteor::lowercased_form_ids(std::u32string_view line, FormIds& ids) con
   }
   ids.clear();
   std::lock_guard lock(lexicon_mutex_);
-  text::for_each_split(line, [&](std::u32string_view token) { ids.push_back(lexicon_->lowercased_form_id(token)); });
+  text::for_each_split_hashed(line, [&](std::u32string_view token, std::uint64_t hash) {
+    ids.push_back(lexicon_->lowercased_form_id(token, hash));
+  });
 }
 
 double NltkMeteor::formula(double matches, double chunks, double hyp_len, double ref_len) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "evalcli/core/detail/probing_table.hpp"
+#include "evalcli/text/unicode.hpp"
 
 namespace evalcli::text {
 
@@ -31,6 +32,22 @@ class TextHash {
  private:
   std::uint64_t state_ = 0x243F6A8885A308D3ULL;  // not 0, so that a leading U+0000 still changes it
 };
+
+// text::split()'s words of `s` (runs between text::is_space characters), each
+// visited with its TextHash, computed as its end is looked for: visit(word, hash).
+template <class Visit>
+void for_each_split_hashed(std::u32string_view s, Visit&& visit) {
+  const char32_t* at = s.data();
+  const char32_t* const end = at + s.size();
+  for (;;) {
+    while (at != end && is_space(*at)) ++at;
+    if (at == end) return;
+    const char32_t* const start = at;
+    TextHash hash;
+    for (; at != end && !is_space(*at); ++at) hash.add(*at);
+    visit(std::u32string_view(start, static_cast<std::size_t>(at - start)), hash.value());
+  }
+}
 
 class StringInterner {
  public:
