@@ -1005,18 +1005,24 @@ class PtbLexer {
     return best;
   }
 
-  // The length of a run of ASCII letters at i followed by a plain space,
-  // unless the run starts with a word the lexer splits (cannot, gonna, ...,
-  // in any case): 0 otherwise.
+  // The length of a run of letters (PTBLexer's, soft hyphens excepted) at i
+  // followed by a plain space, unless the run starts with a word the lexer
+  // splits (cannot, gonna, ..., in any case): 0 otherwise.
   // Every rule that matches at such a run consumes exactly the run and gives
   // it unchanged as the token (WORD, THING, and ABBREV4/ACRO with the space
   // as trailing context); the others need a character no such run and space
   // have: a digit, an apostrophe, '.', '-', '/', '@', '&', '+', '#', '$',
   // '_', '<', ':' (the full argument is in docs/cider.md, "Speed"). So
   // best_match() need not try them all.
+  // A letter of PTBLexer's beyond ASCII, soft hyphens excepted (out of line: rare in captions).
+  [[gnu::noinline]] static bool is_plain_letter_beyond_ascii(char32_t c) { return c != 0xAD && is_letter(c); }
   std::size_t plain_word(std::size_t i) const {
     std::size_t j = i;
-    while (is_ascii_alpha(at(j))) ++j;
+    for (;;) {  // ASCII letters, then (rarely) one other letter, and again
+      while (is_ascii_alpha(at(j))) ++j;
+      if (at(j) < 0x80 || !is_plain_letter_beyond_ascii(at(j))) break;
+      ++j;
+    }
     if (j == i || at(j) != ' ') return 0;
     if (lit_any(i, U"cannot", U"gonna", U"gotta", U"lemme", U"gimme", U"wanna")) return 0;
     return j - i;

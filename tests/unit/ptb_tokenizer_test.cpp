@@ -74,7 +74,7 @@ TEST_CASE("ptb batch: the next caption is look-ahead context", "[tokenizer][ptb]
 }
 
 TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives", "[tokenizer][ptb]") {
-  // Runs of a-z (abbreviations, contractions, URL and entity starts among them)
+  // Runs of letters (abbreviations, contractions, URL and entity starts among them)
   // followed by every kind of character a rule could continue with, alone, at a
   // caption's start and end, and in random sequences.
   const std::vector<std::u32string> words = {
@@ -86,12 +86,17 @@ TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives
       U"nt",    U"em",    U"til",    U"amp",    U"quot",  U"nbsp",    U"mdash",  U"apos",  U"A",    U"I",
       U"X",     U"C",     U"S",      U"Mr",     U"MRS",   U"St",      U"Co",     U"Inc",   U"US",   U"USA",
       U"AT",    U"Cannot", U"GONNA", U"Wanna",  U"Miss",  U"Mfg",     U"Mtg",    U"Pa",    U"Tex",  U"Wash",
-      U"The",   U"He",    U"DR",     U"HTTP",   U"WWW",   U"Cap",     U"Jan",    U"SEPT",  U"Ph",   U"ABC"};
+      U"The",   U"He",    U"DR",     U"HTTP",   U"WWW",   U"Cap",     U"Jan",    U"SEPT",  U"Ph",   U"ABC",
+      // Letters beyond ASCII: accented, symbols that are letters too (µ, º, ℂ, ⁿ, NKo's U+07FA, also
+      // a full stop), combining marks, and a soft hyphen (WORD's token drops it: not a plain word).
+      U"über",  U"Müller", U"ß",     U"µm",     U"µ",     U"º",       U"ℂ",      U"ⁿ",     U"кот",  U"中文",
+      U"e\u0301", U"\u0300", U"\u07fa", U"ab\u00adcd", U"\u00ad", U"İ",     U"ǅ",      U"wänna", U"ελλάδα", U"ไทย"};
   const std::vector<std::u32string> nexts = {
       U" ",  U"  ",  U" .",  U".",   U",",    U" ,",   U"-",   U" -",   U"'",      U" '",    U"'s",  U"n't",
       U"/",  U"@",   U"#",   U"$",   U"&",    U"_",    U":",   U";",    U"!",      U"?",     U" A",  U" The",
       U"\t", U"\u00a0", U"\u2019", U" 5", U"5", U" (", U")",   U" \"",  U"\"",     U" x",    U" u.s.", U".com",
-      U"'d", U"-u.s", U" ltd", U"++", U" &amp;", U"...", U" ...", U"\u00ad", U" \u3000", U"<", U" <b>"};
+      U"'d", U"-u.s", U" ltd", U"++", U" &amp;", U"...", U" ...", U"\u00ad", U" \u3000", U"<", U" <b>",
+      U"\u0589", U"\u07fa", U"\u3002", U"\u00b2", U"\u20ac"};
   std::vector<std::u32string> lines;
   for (const auto& w : words) {
     for (const auto& next : nexts) {
@@ -114,7 +119,8 @@ TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives
     INFO("caption " << i << ": " << evalcli::utf8::encode(lines[i]));
     REQUIRE(evalcli::utf8::encode(fast[i]) == evalcli::utf8::encode(every_rule[i]));
   }
-  // The shortcut's cases: a contraction split, an abbreviation's trailing space.
+  // The shortcut's cases: a contraction split, a soft hyphen dropped.
   CHECK(fast[0] == U"a end");
+  CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"ab\u00adcd x", U"x"})[0] == U"abcd x");
   CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"you cannot see", U"x"})[0] == U"you can not see");
 }
