@@ -119,12 +119,9 @@ std::size_t copy_without_spaces(const char32_t* text, std::size_t size, std::uin
 
 std::u32string chrf_char_text(std::u32string_view line, bool keep_whitespace) {
   if (keep_whitespace) return std::u32string(line);
-  std::u32string out;
-  out.reserve(line.size());
-  for (char32_t c : line) {
-    if (!text::is_space(c)) out.push_back(c);
-  }
-  return out;
+  std::vector<std::uint32_t> kept(line.size() + 8);  // copy_without_spaces' room
+  kept.resize(detail::copy_without_spaces(line.data(), line.size(), kept.data()));
+  return std::u32string(kept.begin(), kept.end());
 }
 
 std::vector<std::u32string_view> chrf_words(std::u32string_view line) {

@@ -158,7 +158,9 @@ struct Match {
 
 using namespace std::string_view_literals;
 
-// Lower-case ASCII words grouped by first letter ('a'..'z'), each group in the words' order.
+// Lower-case ASCII words grouped by first letter ('a'..'z'), each group in the words' order: a
+// word list is tried only on the group of the text's first letter (lit() would stop at the
+// first character of any other word).
 template <std::size_t N>
 std::array<std::vector<std::u32string_view>, 26> words_by_first_letter(const std::u32string_view (&words)[N]) {
   std::array<std::vector<std::u32string_view>, 26> groups;
@@ -685,9 +687,8 @@ class PtbLexer {
       }
     }
     static constexpr std::u32string_view kPrefixes[] = {U"canada", U"sino", U"korean", U"eu", U"japan", U"non"};
-    if (!one_of(lower_at(i), U"cskejnu")) return;  // the first letters of the prefixes and of "u.s.-"
-    for (std::u32string_view prefix : kPrefixes) {
-      if (lower_at(i) != prefix[0]) continue;  // lit() would stop at the first character
+    static const auto kPrefixesByFirstLetter = words_by_first_letter(kPrefixes);
+    for (std::u32string_view prefix : kPrefixesByFirstLetter[lower_at(i) - 'a']) {
       if (std::size_t n = lit(i, prefix)) {
         if (std::size_t m = lit(i + n, U"-u.s")) ends.push_back(i + n + m);
       }
@@ -757,9 +758,9 @@ class PtbLexer {
     std::size_t best = 0;
     static constexpr std::u32string_view kWords[] = {U"ca",  U"fig", U"figs", U"prop", U"no",
                                                      U"nos", U"art", U"bldg", U"pp",   U"op"};
-    if (!one_of(lower_at(i), U"cfpnabo")) return 0;  // the words' first letters
-    for (std::u32string_view w : kWords) {
-      if (lower_at(i) != w[0]) continue;  // lit() would stop at the first character
+    static const auto kWordsByFirstLetter = words_by_first_letter(kWords);
+    if (!is_ascii_alpha(at(i))) return 0;  // every word starts with an ASCII letter
+    for (std::u32string_view w : kWordsByFirstLetter[lower_at(i) - 'a']) {
       if (std::size_t n = lit(i, w)) {
         if (at(i + n) == '.') best = std::max(best, n + 1);
       }
@@ -794,7 +795,8 @@ class PtbLexer {
     auto consider = [&](std::size_t n) {
       if (n && at(i + n) == '.') best = std::max(best, n + 1);
     };
-    for (auto w : caseless) consider(lit(i, w));
+    static const auto kCaselessByFirstLetter = words_by_first_letter(caseless);
+    for (auto w : kCaselessByFirstLetter[lower_at(i) - 'a']) consider(lit(i, w));
     for (auto w : capital) {
       if (at(i) != w[0]) continue;
       if (lit(i + 1, w.substr(1))) consider(w.size());  // (the rest of each word is lower case already)
