@@ -155,7 +155,7 @@ class NgramTable {
   // per n-gram.
   void forget_texts() { keeps_texts_ = false; }
   bool keeps_texts() const { return keeps_texts_; }
-  void prefetch(std::uint32_t prefix, std::uint32_t word) const {
+  [[gnu::always_inline]] void prefetch(std::uint32_t prefix, std::uint32_t word) const {
     ngrams_.prefetch(ngram_key(prefix, word));
   }
   void reserve(std::size_t ngrams) {

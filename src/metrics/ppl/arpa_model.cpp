@@ -114,7 +114,7 @@ class Vocabulary {
     if (e == nullptr) return std::nullopt;
     return e->id;
   }
-  void prefetch(std::uint64_t hash) const { table_.prefetch(hash); }
+  [[gnu::always_inline]] void prefetch(std::uint64_t hash) const { table_.prefetch(hash); }
   // Adds `word` (which must be absent).
   void insert(std::string_view word, WordId id) {
     bool inserted;
@@ -148,7 +148,7 @@ class NgramModel::Impl {
   std::unique_ptr<KenlmProbingModel> binary;
   std::unique_ptr<KenlmTrieModel> trie;
 
-  void prefetch(int n, std::uint64_t key) const {
+  [[gnu::always_inline]] void prefetch(int n, std::uint64_t key) const {
     if (n == order) {
       longest.prefetch(key);
     } else {
@@ -684,12 +684,12 @@ class ArpaSearch {
   static std::uint64_t start_key(WordId word) { return ppl::start_key(word); }
   static std::uint64_t fold(std::uint64_t key, WordId word) { return ppl::fold(key, word); }
   WordId find_word(std::uint64_t hash) const { return impl_.vocab.find_hash(hash).value_or(kUnknownWord); }
-  void prefetch_word(std::uint64_t hash) const { impl_.vocab.prefetch(hash); }
+  [[gnu::always_inline]] void prefetch_word(std::uint64_t hash) const { impl_.vocab.prefetch(hash); }
   ProbBackoff unigram(WordId word) const {
     const Weights& w = impl_.unigrams[word];
     return {w.prob, w.backoff};
   }
-  void prefetch_unigram(WordId word) const { __builtin_prefetch(impl_.unigrams.data() + word); }
+  [[gnu::always_inline]] void prefetch_unigram(WordId word) const { __builtin_prefetch(impl_.unigrams.data() + word); }
   bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const {
     const MiddleEntry* e = impl_.middle[static_cast<std::size_t>(n)].find(key);
     if (e == nullptr) return false;
@@ -702,7 +702,7 @@ class ArpaSearch {
     prob = e->prob;
     return true;
   }
-  void prefetch(int n, std::uint64_t key) const { impl_.prefetch(n, key); }
+  [[gnu::always_inline]] void prefetch(int n, std::uint64_t key) const { impl_.prefetch(n, key); }
 
  private:
   const NgramModel::Impl& impl_;

@@ -100,6 +100,11 @@ class KenlmProbingModel {
 
   // The look-ups below are defined here, in the header, so that the scoring
   // loop (arpa_model.cpp) inlines them: a word costs several of them.
+  //
+  // Every prefetch helper is always_inline: GCC takes a function whose only
+  // effect is __builtin_prefetch for one without effects and drops the calls
+  // to it that it does not inline (this dropped every n-gram table prefetch of
+  // the scoring loop until session 30; objdump shows them now).
 
   // The id of a word's hash, or kUnknownWord (always below the unigrams' count: checked at load).
   WordId find_word(std::uint64_t word_hash) const {
@@ -109,7 +114,7 @@ class KenlmProbingModel {
     std::memcpy(&id, entry + 8, sizeof id);
     return id;  // below word_bound_ (check_vocabulary_ids)
   }
-  void prefetch_word(std::uint64_t word_hash) const { vocab_.prefetch(word_hash); }
+  [[gnu::always_inline]] void prefetch_word(std::uint64_t word_hash) const { vocab_.prefetch(word_hash); }
 
   // The weights as KenLM reads them: probabilities with their sign bit set
   // (it marks "does not extend left" in the file).
@@ -117,7 +122,9 @@ class KenlmProbingModel {
     const float* weights = unigrams_ + 2 * static_cast<std::size_t>(word);
     return {std::copysign(weights[0], -1.0f), weights[1]};
   }
-  void prefetch_unigram(WordId word) const { __builtin_prefetch(unigrams_ + 2 * static_cast<std::size_t>(word)); }
+  [[gnu::always_inline]] void prefetch_unigram(WordId word) const {
+    __builtin_prefetch(unigrams_ + 2 * static_cast<std::size_t>(word));
+  }
   // n = 2 .. order - 1; false if absent.
   bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const {
     const unsigned char* entry = middle_[static_cast<std::size_t>(n)].find(key);
@@ -131,7 +138,7 @@ class KenlmProbingModel {
     prob = kenlm_detail::load_float(entry + 8);  // stored with its sign bit set: a longest n-gram never extends left
     return true;
   }
-  void prefetch(int n, std::uint64_t key) const {
+  [[gnu::always_inline]] void prefetch(int n, std::uint64_t key) const {
     if (n == order_) {
       longest_.prefetch(key);
     } else {
@@ -161,7 +168,9 @@ class KenlmProbingModel {
       }
       return nullptr;
     }
-    void prefetch(std::uint64_t key) const { __builtin_prefetch(begin + bucket_of(key) * entry_size); }
+    [[gnu::always_inline]] void prefetch(std::uint64_t key) const {
+      __builtin_prefetch(begin + bucket_of(key) * entry_size);
+    }
   };
 
   void check_vocabulary_ids() const;

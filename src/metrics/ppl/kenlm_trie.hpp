@@ -54,7 +54,7 @@ class KenlmTrieModel {
   // The weights as KenLM's trie returns them (unigrams as stored: query
   // prints 0 where the probing binary prints -0).
   ProbBackoff unigram(WordId word) const;
-  void prefetch_unigram(WordId word) const { __builtin_prefetch(unigram_entry(word)); }
+  [[gnu::always_inline]] void prefetch_unigram(WordId word) const { __builtin_prefetch(unigram_entry(word)); }
   bool find_middle(int n, std::uint64_t key, ProbBackoff& out) const;
   bool find_longest(std::uint64_t key, float& prob) const;
   void prefetch(int, std::uint64_t) const {}

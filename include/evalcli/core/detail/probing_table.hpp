@@ -83,7 +83,9 @@ class ProbingTable {
 
   // Starts loading the home slot of `key` into the cache: look-ups are
   // memory bound, and issuing a sentence's look-ups first overlaps the misses.
-  void prefetch(std::uint64_t key) const {
+  // always_inline, as every prefetch helper: GCC drops calls it does not
+  // inline to a function whose only effect is a prefetch.
+  [[gnu::always_inline]] void prefetch(std::uint64_t key) const {
     if (capacity_ != 0) __builtin_prefetch(slots() + home(key));
   }
 
