@@ -37,7 +37,7 @@ void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& l
     for (auto& line : lines) line = pipeline.normalize(line);
   }
   if (pipeline.tokenizer().name() == "ptb") {
-    lines = tokenizers::ptb_tokenize_batch(lines);
+    tokenizers::ptb_tokenize_batch_in_place(lines);
     return;
   }
   for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);

@@ -1392,38 +1392,42 @@ void append_lower(std::u32string_view token, std::u32string& out) {
   }
 }
 
-// One caption: `lexer` and `line` are scratch, kept across captions.
-std::u32string tokenize_caption(std::u32string_view text, std::size_t line_end, PtbLexer& lexer, std::u32string& line) {
+// One caption, assigned to `out`: `lexer` and `line` are scratch, kept across captions.
+void tokenize_caption(std::u32string_view text, std::size_t line_end, PtbLexer& lexer, std::u32string& line,
+                      std::u32string& out) {
   // PTBTokenizer -lowerCase, the '\n'-joined output line, then pycocoevalcap's
-  // line.rstrip().split(' ') minus PUNCTUATIONS.
+  // line.rstrip().split(' ') minus PUNCTUATIONS: the kept tokens are moved to
+  // the front of `line` in place, and the caption is one string of that size.
   line.clear();
   lexer.run(text, line_end, [&line](std::u32string_view token) {
     if (!line.empty()) line += U' ';
     append_lower(token, line);
   });
-  const std::u32string_view stripped = text::rstrip(line);
-  std::u32string out;
+  const std::size_t stripped_size = text::rstrip(line).size();
+  std::size_t kept = 0;  // line[0, kept): the kept tokens so far, space-separated
   std::size_t start = 0;
-  bool first = true;
-  while (start <= stripped.size()) {
-    std::size_t end = stripped.find(U' ', start);
-    if (end == std::u32string_view::npos) end = stripped.size();
-    const std::u32string_view token = stripped.substr(start, end - start);
+  while (start <= stripped_size) {
+    std::size_t end = line.find(U' ', start);
+    if (end == std::u32string::npos || end > stripped_size) end = stripped_size;
+    const std::u32string_view token(line.data() + start, end - start);
     if (!is_removed_punctuation(token)) {
-      if (!first) out += U' ';
-      out += token;
-      first = false;
+      // kept < start once a token is kept (a space precedes start), so
+      // nothing is written over text not yet read.
+      if (kept != 0) line[kept++] = U' ';
+      std::char_traits<char32_t>::move(line.data() + kept, token.data(), token.size());
+      kept += token.size();
     }
     start = end + 1;
   }
-  return out;
+  out.assign(line.data(), kept);
 }
 
-// pycocoevalcap replaces '\n' inside a caption by a space before joining.
-std::u32string caption_line(std::u32string_view caption) {
-  std::u32string line(caption);
-  std::replace(line.begin(), line.end(), U'\n', U' ');
-  return line;
+// pycocoevalcap replaces '\n' inside a caption by a space before joining:
+// `caption` so changed, appended to `out`.
+void append_caption_line(std::u32string_view caption, std::u32string& out) {
+  const std::size_t at = out.size();
+  out.append(caption);
+  std::replace(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(), U'\n', U' ');
 }
 
 class TokenizerPtb : public Tokenizer {
@@ -1432,10 +1436,12 @@ class TokenizerPtb : public Tokenizer {
   // 2: `&amp;` inside upper-case runs (AT&amp;T, S&amp;P-500) kept whole, as PTBLexer's THINGA/TBSPEC.
   int version() const override { return 2; }
   std::u32string tokenize(std::u32string_view line) const override {
-    const std::u32string text = caption_line(line);
+    std::u32string text;
+    append_caption_line(line, text);
     PtbLexer lexer;
-    std::u32string scratch;
-    return tokenize_caption(text, text.size(), lexer, scratch);
+    std::u32string scratch, out;
+    tokenize_caption(text, text.size(), lexer, scratch, out);
+    return out;
   }
 };
 
@@ -1445,32 +1451,38 @@ std::unique_ptr<Tokenizer> make_ptb() { return std::make_unique<TokenizerPtb>();
 
 namespace {
 
-std::vector<std::u32string> tokenize_batch(const std::vector<std::u32string>& lines, bool shortcuts) {
-  std::vector<std::u32string> out;
-  out.reserve(lines.size());
+// Each caption replaced by its tokens, in order: caption i + 1 is still raw
+// when caption i reads it as context, and caption i's string is reused.
+void tokenize_batch_in_place(std::vector<std::u32string>& lines, bool shortcuts) {
   std::u32string text, scratch;
   PtbLexer lexer(shortcuts);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     // PTB reads the captions '\n'-joined: the next caption is look-ahead context.
-    text = caption_line(lines[i]);
+    text.clear();
+    append_caption_line(lines[i], text);
     const std::size_t line_end = text.size();
     if (i + 1 < lines.size()) {
       text += U'\n';
-      text += caption_line(std::u32string_view(lines[i + 1]).substr(0, 64));
+      append_caption_line(std::u32string_view(lines[i + 1]).substr(0, 64), text);
     }
-    out.push_back(tokenize_caption(text, line_end, lexer, scratch));
+    tokenize_caption(text, line_end, lexer, scratch, lines[i]);
   }
-  return out;
 }
 
 }  // namespace
 
+void ptb_tokenize_batch_in_place(std::vector<std::u32string>& lines) { tokenize_batch_in_place(lines, true); }
+
 std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines) {
-  return tokenize_batch(lines, true);
+  std::vector<std::u32string> out = lines;
+  tokenize_batch_in_place(out, true);
+  return out;
 }
 
 std::vector<std::u32string> detail::ptb_tokenize_batch_trying_every_rule(const std::vector<std::u32string>& lines) {
-  return tokenize_batch(lines, false);
+  std::vector<std::u32string> out = lines;
+  tokenize_batch_in_place(out, false);
+  return out;
 }
 
 }  // namespace evalcli::tokenizers
