@@ -170,7 +170,8 @@ std::array<std::vector<std::u32string_view>, 26> words_by_first_letter(const std
 
 class PtbLexer {
  public:
-  // `shortcuts`: plain_word() takes the runs it can (off only to test it).
+  // `shortcuts`: is_plain_word() and is_word_before_final_period() take the runs
+  // they can (off only to test them).
   explicit PtbLexer(bool shortcuts = true) : shortcuts_(shortcuts) {}
 
   // Lexes text[0, line_end) (what follows is look-ahead only) and calls
@@ -184,10 +185,19 @@ class PtbLexer {
     std::transform(padded_.begin(), padded_.end(), lowered_.begin(), ascii_lower);
     std::size_t pos = 0;
     while (pos < line_end) {
-      if (const std::size_t n = shortcuts_ ? plain_word(pos) : 0) {  // most tokens of a caption: no rule to try
-        on_token(s_.substr(pos, n));
-        pos += n;
-        continue;
+      if (shortcuts_) {  // most tokens of a caption: no rule to try
+        const std::size_t end = plain_letters_end(pos);
+        if (is_plain_word(pos, end)) {
+          on_token(s_.substr(pos, end - pos));
+          pos = end;
+          continue;
+        }
+        if (is_word_before_final_period(pos, end)) {
+          on_token(s_.substr(pos, end - pos));
+          on_token(s_.substr(end, 1));
+          pos = end + 1;
+          continue;
+        }
       }
       const Match m = best_match(pos);
       if (emit(pos, m, token_)) on_token(std::u32string_view(token_));
@@ -1007,27 +1017,54 @@ class PtbLexer {
     return best;
   }
 
-  // The length of a run of letters (PTBLexer's, soft hyphens excepted) at i
-  // followed by a plain space, unless the run starts with a word the lexer
-  // splits (cannot, gonna, ..., in any case): 0 otherwise.
-  // Every rule that matches at such a run consumes exactly the run and gives
-  // it unchanged as the token (WORD, THING, and ABBREV4/ACRO with the space
-  // as trailing context); the others need a character no such run and space
-  // have: a digit, an apostrophe, '.', '-', '/', '@', '&', '+', '#', '$',
-  // '_', '<', ':' (the full argument is in docs/cider.md, "Speed"). So
-  // best_match() need not try them all.
   // A letter of PTBLexer's beyond ASCII, soft hyphens excepted (out of line: rare in captions).
   [[gnu::noinline]] static bool is_plain_letter_beyond_ascii(char32_t c) { return c != 0xAD && is_letter(c); }
-  std::size_t plain_word(std::size_t i) const {
+  // The end of the run of letters (PTBLexer's, soft hyphens excepted) at i; i if there is none.
+  std::size_t plain_letters_end(std::size_t i) const {
     std::size_t j = i;
     for (;;) {  // ASCII letters, then (rarely) one other letter, and again
       while (is_ascii_alpha(at(j))) ++j;
       if (at(j) < 0x80 || !is_plain_letter_beyond_ascii(at(j))) break;
       ++j;
     }
-    if (j == i || at(j) != ' ') return 0;
-    if (lit_any(i, U"cannot", U"gonna", U"gotta", U"lemme", U"gimme", U"wanna")) return 0;
-    return j - i;
+    return j;
+  }
+  // Whether the text at i starts with a word the lexer splits (in any case).
+  bool starts_split_word(std::size_t i) const {
+    return lit_any(i, U"cannot", U"gonna", U"gotta", U"lemme", U"gimme", U"wanna") != 0;
+  }
+
+  // Whether the run of letters [i, end) followed by a plain space is a token
+  // as it is, unless it starts with a word the lexer splits (cannot, gonna, ...).
+  // Every rule that matches at such a run consumes exactly the run and gives
+  // it unchanged as the token (WORD, THING, and ABBREV4/ACRO with the space
+  // as trailing context); the others need a character no such run and space
+  // have: a digit, an apostrophe, '.', '-', '/', '@', '&', '+', '#', '$',
+  // '_', '<', ':' (the full argument is in docs/cider.md, "Speed"). So
+  // best_match() need not try them all.
+  bool is_plain_word(std::size_t i, std::size_t end) const {
+    return end != i && at(end) == ' ' && !starts_split_word(i);
+  }
+
+  // Whether the run of letters [i, end) is followed by the caption's final
+  // period (then the line break before the next caption, or the end of the
+  // text), and the run and the period are two tokens as they are: most
+  // captions' last word. Here the rules that could take more than the run
+  // are those with a period in or after a word: ACRO (a single letter and
+  // '.'), ABBREV1 (with the next caption as trailing context; its words
+  // include co, pte and pty, which also take a next caption's `ltd`), ABBREV3
+  // (a digit after), ABBREV4's words, and the split words (cannot, gonna,
+  // ...); a run of two or more letters none of these take is WORD's token
+  // (WORD, FILENAME, the URL and THING rules need a letter or digit after a
+  // period). The period before a line break or the end is then a
+  // one-character token (only LDOTS, a number, or a period before `,;:`
+  // would take more). The unit test compares both shortcuts with every rule
+  // tried, and fails without any one of these exclusions.
+  bool is_word_before_final_period(std::size_t i, std::size_t end) {
+    if (end - i < 2 || at(end) != '.' || (at(end + 1) != '\n' && at(end + 1) != kEnd)) return false;
+    if (starts_split_word(i) || abbrev1(i) != 0 || abbrev3(i) != 0) return false;
+    abbrev4_words(i, abbrev4_ends_);
+    return std::find(abbrev4_ends_.begin(), abbrev4_ends_.end(), end) == abbrev4_ends_.end();
   }
 
   // The lexer's hot loop (a third of raw-caption CIDEr's CPU): aligned so that
@@ -1385,9 +1422,15 @@ bool is_removed_punctuation(std::u32string_view token) {
 
 // text::lower(token) appended to `out`: ASCII tokens (nearly all) in place.
 void append_lower(std::u32string_view token, std::u32string& out) {
-  if (std::all_of(token.begin(), token.end(), [](char32_t c) { return c < 0x80; })) {
-    for (const char32_t c : token) out += ascii_lower(c);
-  } else {
+  const std::size_t at = out.size();
+  out.append(token);
+  char32_t any_bits = 0;  // an OR of the token's characters: below 0x80 when all are ASCII
+  for (auto it = out.begin() + static_cast<std::ptrdiff_t>(at); it != out.end(); ++it) {
+    any_bits |= *it;
+    *it = ascii_lower(*it);
+  }
+  if (any_bits >= 0x80) {
+    out.resize(at);
     out += text::lower(token);
   }
 }
@@ -1427,7 +1470,8 @@ void tokenize_caption(std::u32string_view text, std::size_t line_end, PtbLexer& 
 void append_caption_line(std::u32string_view caption, std::u32string& out) {
   const std::size_t at = out.size();
   out.append(caption);
-  std::replace(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(), U'\n', U' ');
+  // A select, not a branch: the loop vectorizes (a caption seldom holds a '\n').
+  for (auto it = out.begin() + static_cast<std::ptrdiff_t>(at); it != out.end(); ++it) *it = *it == U'\n' ? U' ' : *it;
 }
 
 class TokenizerPtb : public Tokenizer {

@@ -105,6 +105,22 @@ TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives
       lines.push_back(w + next);
     }
   }
+  // Each run as a caption's last word before its final period, with each of
+  // these as the next caption's start (the look-ahead of ABBREV1, ABBREV3 and
+  // co./pte./pty. before ltd): the word-before-final-period shortcut.
+  const std::vector<std::u32string> next_starts = {U"ltd x", U"Ltd", U"lim", U"5 dogs", U" 7", U"A man", U"Smith",
+                                                   U"the", U"x", U"<b>", U"\"Hi\"", U"(a)", U"...", U".com", U""};
+  for (const auto& w : words) {
+    for (const auto& start : next_starts) {
+      lines.push_back(w + U".");
+      lines.push_back(start);
+      lines.push_back(U"a " + w + U".");
+      lines.push_back(start);
+    }
+    lines.push_back(w + U". x.");
+    lines.push_back(w + U"..");
+    lines.push_back(U"x " + w + U".");  // the batch's last caption: its period before the end of the text
+  }
   std::mt19937 random(20261207);
   std::uniform_int_distribution<std::size_t> word(0, words.size() - 1), next(0, nexts.size() - 1), length(1, 10);
   for (int i = 0; i < 3000; ++i) {
@@ -119,8 +135,11 @@ TEST_CASE("ptb batch: the plain-word shortcut gives what trying every rule gives
     INFO("caption " << i << ": " << evalcli::utf8::encode(lines[i]));
     REQUIRE(evalcli::utf8::encode(fast[i]) == evalcli::utf8::encode(every_rule[i]));
   }
-  // The shortcut's cases: a contraction split, a soft hyphen dropped.
+  // The shortcuts' cases: a contraction split, a soft hyphen dropped, an abbreviation kept whole.
   CHECK(fast[0] == U"a end");
   CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"ab\u00adcd x", U"x"})[0] == U"abcd x");
   CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"you cannot see", U"x"})[0] == U"you can not see");
+  CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"a dog.", U"x"})[0] == U"a dog");
+  CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"see fig.", U"5 x"})[0] == U"see fig.");
+  CHECK(evalcli::tokenizers::ptb_tokenize_batch({U"smith co.", U"ltd x"})[0] == U"smith co.");
 }
