@@ -99,7 +99,8 @@ bool is_ascii_alnum(char32_t c) { return is_ascii_alpha(c) || is_ascii_digit(c);
 bool is_space_char(char32_t c) {
   return c == ' ' || c == '\t' || c == 0xA0 || (c >= 0x2000 && c <= 0x200A) || c == 0x3000;
 }
-char32_t ascii_lower(char32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+// Branch-free, so that loops over whole texts vectorize.
+char32_t ascii_lower(char32_t c) { return c + (c - U'A' < 26u ? 32u : 0u); }
 bool one_of(char32_t c, std::u32string_view set) { return set.find(c) != std::u32string_view::npos; }
 // The same for a literal set: its members compared one by one, unrolled
 // (a search through a u32string_view is a loop and a call, at every position).
@@ -186,6 +187,10 @@ class PtbLexer {
     std::size_t pos = 0;
     while (pos < line_end) {
       if (shortcuts_) {  // most tokens of a caption: no rule to try
+        if (at(pos) == ' ') {  // what best_match() does at a plain space: skip the run of spaces
+          while (is_space_char(at(pos))) ++pos;
+          continue;
+        }
         const std::size_t end = plain_letters_end(pos);
         if (is_plain_word(pos, end)) {
           on_token(s_.substr(pos, end - pos));
@@ -1470,8 +1475,9 @@ void tokenize_caption(std::u32string_view text, std::size_t line_end, PtbLexer& 
 void append_caption_line(std::u32string_view caption, std::u32string& out) {
   const std::size_t at = out.size();
   out.append(caption);
-  // A select, not a branch: the loop vectorizes (a caption seldom holds a '\n').
-  for (auto it = out.begin() + static_cast<std::ptrdiff_t>(at); it != out.end(); ++it) *it = *it == U'\n' ? U' ' : *it;
+  // A select over a plain array, not a branch: the loop vectorizes (a caption seldom holds a '\n').
+  char32_t* const appended = out.data() + at;
+  for (std::size_t k = 0; k < caption.size(); ++k) appended[k] = appended[k] == U'\n' ? U' ' : appended[k];
 }
 
 class TokenizerPtb : public Tokenizer {
