@@ -74,6 +74,13 @@ std::string sacrebleu_tokenizer_for_language(std::string_view language, std::str
 
 // One non-ASCII character of a line: counted by script.
 void TextScan::add_non_ascii(char32_t c, LineCounts& counts) {
+  // Latin letters (Latin-1's but for the signs x and /, Latin Extended-A and -B), most of the
+  // non-ASCII characters of European text: letters of no unspaced script, without the Unicode
+  // look-ups below (the unit test checks every code point to U+3100 both ways).
+  if (c >= 0xC0 && c < 0x250 && c != 0xD7 && c != 0xF7) {
+    ++counts.non_space, ++counts.non_ascii, ++counts.letters;
+    return;
+  }
   if (text::is_space(c)) return;
   ++counts.non_space, ++counts.non_ascii;
   if (!is_letter_like(c)) return;

@@ -69,6 +69,18 @@ TEST_CASE("text scan: every ASCII character, alone and repeated", "[text_scan]")
   check_scan(lines);
 }
 
+TEST_CASE("text scan: every character to U+3100, alone and repeated", "[text_scan]") {
+  // Latin letters take a shortcut past the Unicode look-ups; every other
+  // character of these blocks (signs, spaces, CJK punctuation, kana) does not.
+  std::vector<std::u32string> lines;
+  for (char32_t c = 0x80; c < 0x3100; ++c) {
+    if (c >= 0xD800 && c <= 0xDFFF) continue;
+    lines.push_back(std::u32string(1, c));
+    lines.push_back(std::u32string(40, c));
+  }
+  check_scan(lines);
+}
+
 TEST_CASE("text scan: random lines of mixed scripts match a per-character count", "[text_scan]") {
   // ASCII (letters, digits, punctuation, every white space), Latin-1 and its
   // spaces, kana, Han (BMP and beyond), Thai, CJK punctuation and spaces.
