@@ -65,16 +65,32 @@ io::CaptionSet read_captions(const CocoOptions& o, Streams& io) {
   return set;
 }
 
-// Every caption through the pipeline, in place (what every scorer reads); a
-// caption the pipeline would leave as it is (pre-tokenized input with `none`)
-// is not copied.
+// Every caption through the pipeline, in place (what every scorer reads), as
+// COCOEvalCap tokenizes them: all references in one text, item by item, and
+// each system's hypotheses in another, so that PTB's look-ahead sees the
+// caption that follows in that text (`evalcli cider` reads them the same way).
 void tokenize_all(io::CaptionSet& set, const TextPipeline& pipeline) {
-  auto process = [&](std::u32string& line) {
-    if (!pipeline.leaves_unchanged(line)) line = pipeline.process(line);
-  };
+  std::vector<std::u32string> lines;
   for (auto& item : set.items) {
-    for (auto& ref : item.refs) process(ref);
-    for (auto& hyp : item.hyps) process(hyp);
+    for (auto& ref : item.refs) lines.push_back(std::move(ref));
+  }
+  pipeline.process_lines(lines);
+  std::size_t at = 0;
+  for (auto& item : set.items) {
+    for (auto& ref : item.refs) ref = std::move(lines[at++]);
+  }
+  std::size_t systems = 0;
+  for (const auto& item : set.items) systems = std::max(systems, item.hyps.size());
+  for (std::size_t s = 0; s < systems; ++s) {
+    lines.clear();
+    for (auto& item : set.items) {
+      if (s < item.hyps.size()) lines.push_back(std::move(item.hyps[s]));
+    }
+    pipeline.process_lines(lines);
+    at = 0;
+    for (auto& item : set.items) {
+      if (s < item.hyps.size()) item.hyps[s] = std::move(lines[at++]);
+    }
   }
 }
 

@@ -30,17 +30,9 @@ constexpr std::size_t kOneThreadBlockItems = 64;  // pass 2's blocks with one th
 // hypotheses of a system) as consecutive lines, which matters for its
 // look-ahead rules.
 void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& lines) {
-  const bool normalize = pipeline.has_normalizers() || pipeline.lowercase();
   // `none` = join(split(line)); the scorer splits on the same whitespace itself.
-  if (pipeline.tokenizer().name() == "none" && !normalize) return;
-  if (normalize) {
-    for (auto& line : lines) line = pipeline.normalize(line);
-  }
-  if (pipeline.tokenizer().name() == "ptb") {
-    tokenizers::ptb_tokenize_batch_in_place(lines);
-    return;
-  }
-  for (auto& line : lines) line = pipeline.tokenizer().tokenize(line);
+  if (pipeline.squeezes_spaces_only()) return;
+  pipeline.process_lines(lines);
 }
 
 // A piece of a batch: PTB reads each caption with the next one as its only

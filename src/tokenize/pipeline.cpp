@@ -1,6 +1,7 @@
 #include "evalcli/tokenize/pipeline.hpp"
 
 #include "evalcli/text/unicode.hpp"
+#include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli {
 
@@ -45,6 +46,19 @@ void TextPipeline::process_into(std::u32string_view line, TokenizedText& out) co
     tokenizer_->tokenize_located_into(line, out);
   } else {
     tokenizer_->tokenize_located_into(normalize(line), out);
+  }
+}
+
+void TextPipeline::process_lines(std::vector<std::u32string>& lines) const {
+  if (tokenizer_->name() == "ptb") {
+    if (!normalizers_.empty() || lowercase_) {
+      for (auto& line : lines) line = normalize(line);
+    }
+    tokenizers::ptb_tokenize_batch_in_place(lines);
+    return;
+  }
+  for (auto& line : lines) {
+    if (!leaves_unchanged(line)) line = process(line);
   }
 }
 

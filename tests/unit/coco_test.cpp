@@ -570,3 +570,19 @@ TEST_CASE("coco command: -tok none on captions spaced any way gives what the squ
   CHECK(spaced["eval"] == squeezed["eval"]);
   CHECK(spaced["evalImgs"] == squeezed["evalImgs"]);
 }
+
+TEST_CASE("coco: PTB reads each caption with the next one as look-ahead, as COCOEvalCap's one PTBTokenizer run") {
+  // "U." before a caption that starts with a capital ends a sentence: PTB splits the period off
+  // (and pycocoevalcap drops it), so the reference is "... wii u", which the hypothesis matches
+  // word for word. Tokenized alone, the caption would keep "u." and Bleu_1 would be 7/8.
+  const evalcli::test::TempFile refs("the new nintendo wii U.\nA man plays\n");
+  const evalcli::test::TempFile hyps("the new nintendo wii u\na man plays\n");
+  const auto result = evalcli::test::run_cli({"coco", "-f", "json", "-r", refs.path(), "-i", hyps.path()});
+  REQUIRE(result.exit_code == 0);
+  const json report = json::parse(result.out);
+  CHECK(report["eval"]["Bleu_1"].get<double>() == Approx(1.0).epsilon(1e-9));
+  // CIDEr-D agrees with `evalcli cider`, which reads the captions the same way.
+  const auto cider = evalcli::test::run_cli({"cider", "-f", "json", "-r", refs.path(), "-i", hyps.path()});
+  REQUIRE(cider.exit_code == 0);
+  CHECK(report["eval"]["CIDEr"].get<double>() == json::parse(cider.out)["score"].get<double>());
+}
