@@ -1,7 +1,6 @@
 #include "evalcli/tokenize/pipeline.hpp"
 
 #include "evalcli/text/unicode.hpp"
-#include "evalcli/tokenize/builtin_tokenizers.hpp"
 
 namespace evalcli {
 
@@ -50,16 +49,16 @@ void TextPipeline::process_into(std::u32string_view line, TokenizedText& out) co
 }
 
 void TextPipeline::process_lines(std::vector<std::u32string>& lines) const {
-  if (tokenizer_->name() == "ptb") {
-    if (!normalizers_.empty() || lowercase_) {
-      for (auto& line : lines) line = normalize(line);
+  if (only_squeezes_spaces_) {  // pre-tokenized text is mostly left as it is: not copied
+    for (auto& line : lines) {
+      if (!leaves_unchanged(line)) line = process(line);
     }
-    tokenizers::ptb_tokenize_batch_in_place(lines);
     return;
   }
-  for (auto& line : lines) {
-    if (!leaves_unchanged(line)) line = process(line);
+  if (!normalizers_.empty() || lowercase_) {
+    for (auto& line : lines) line = normalize(line);
   }
+  tokenizer_->tokenize_lines(lines);
 }
 
 bool TextPipeline::leaves_unchanged(std::u32string_view line) const {

@@ -1493,6 +1493,7 @@ class TokenizerPtb : public Tokenizer {
     tokenize_caption(text, text.size(), lexer, scratch, out);
     return out;
   }
+  void tokenize_lines(std::vector<std::u32string>& lines) const override { ptb_tokenize_batch_in_place(lines); }
 };
 
 }  // namespace

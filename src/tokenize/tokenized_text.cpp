@@ -26,4 +26,8 @@ void Tokenizer::tokenize_located_into(std::u32string_view line, TokenizedText& o
   out.locate_tokens();
 }
 
+void Tokenizer::tokenize_lines(std::vector<std::u32string>& lines) const {
+  for (auto& line : lines) line = tokenize(line);
+}
+
 }  // namespace evalcli

@@ -30,9 +30,8 @@ class TextPipeline {
   // The same with the tokens located (Tokenizer::tokenize_located_into).
   void process_into(std::u32string_view line, TokenizedText& out) const;
   // Each line processed in place, the lines read as consecutive lines of one
-  // text: a tokenizer whose rules look past a line's end sees the next line
-  // (ptb: PTBTokenizer reads a file of '\n'-joined captions, as pycocoevalcap
-  // runs it). A line process() would leave as it is is not copied.
+  // text (Tokenizer::tokenize_lines: ptb's look-ahead sees the next line). A
+  // line process() would leave as it is is not copied.
   void process_lines(std::vector<std::u32string>& lines) const;
   // Normalizers and lowercasing only (metrics that tokenize on their own).
   std::u32string normalize(std::u32string_view line) const;

@@ -46,6 +46,11 @@ class Tokenizer {
   // By default tokenize_into() and then TokenizedText::locate_tokens(); a
   // tokenizer that can find the tokens in its own pass overrides this (13a).
   virtual void tokenize_located_into(std::u32string_view line, TokenizedText& out) const;
+  // Each line replaced by its tokens, the lines read as consecutive lines of
+  // one text. By default line by line; a tokenizer whose rules look past a
+  // line's end overrides this (ptb: the next caption is PTBTokenizer's
+  // look-ahead, as pycocoevalcap runs it on '\n'-joined captions).
+  virtual void tokenize_lines(std::vector<std::u32string>& lines) const;
 };
 
 // Creates a tokenizer by registry name; throws a usage error naming the valid ones.
