@@ -1486,12 +1486,9 @@ class TokenizerPtb : public Tokenizer {
   // 2: `&amp;` inside upper-case runs (AT&amp;T, S&amp;P-500) kept whole, as PTBLexer's THINGA/TBSPEC.
   int version() const override { return 2; }
   std::u32string tokenize(std::u32string_view line) const override {
-    std::u32string text;
-    append_caption_line(line, text);
-    PtbLexer lexer;
-    std::u32string scratch, out;
-    tokenize_caption(text, text.size(), lexer, scratch, out);
-    return out;
+    std::vector<std::u32string> lines{std::u32string(line)};  // a batch of one: no look-ahead
+    ptb_tokenize_batch_in_place(lines);
+    return std::move(lines.front());
   }
   void tokenize_lines(std::vector<std::u32string>& lines) const override { ptb_tokenize_batch_in_place(lines); }
 };
