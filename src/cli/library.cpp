@@ -98,6 +98,13 @@ MetricResult result_of(const StatsModel& model, const StatsModel& sentence_model
   return result;
 }
 
+// The captions after segment i's: segment i + 1's first reference and its hypothesis.
+FollowingCaptions following_captions(const SegmentTexts& texts, std::size_t i) {
+  if (i + 1 >= texts.hyps.size()) return {};
+  const auto& next_refs = texts.refs[i + 1];
+  return {next_refs.empty() ? nullptr : &next_refs.front(), &texts.hyps[i + 1]};
+}
+
 }  // namespace
 
 MetricSession::MetricSession(const std::string& command, const std::vector<GivenOption>& options,
@@ -147,7 +154,7 @@ MetricSession::SegmentScores MetricSession::score_segments(const SegmentTexts& t
   for (std::size_t i = 0; i < texts.hyps.size(); ++i) {
     if (texts.refs[i].empty()) throw input_error(fmt::format("segment {} has no reference", i + 1));
     StatRow row(metric.num_stats(), 0.0);
-    metric.segment_stats(texts.hyps[i], texts.refs[i], row.data());
+    metric.segment_stats_followed_by(texts.hyps[i], texts.refs[i], following_captions(texts, i), row.data());
     scores.sentence_scores.push_back(sentence_model_->score(row));
     scores.rows.push_back(std::move(row));
   }
@@ -190,25 +197,50 @@ void MetricSession::Run::add(const SegmentTexts& block) {
     return;
   }
   const auto& metric = dynamic_cast<const Metric&>(*session_.model_);
+  const bool reads_following = metric.reads_following_captions();
   for (std::size_t i = 0; i < block.hyps.size(); ++i) {
     const auto& refs = block.refs[i];
-    if (refs.empty()) throw input_error(fmt::format("segment {} has no reference", system_.segments + 1));
-    if (!nrefs_) nrefs_ = refs.size();
-    uniform_refs_ = uniform_refs_ && refs.size() == *nrefs_;
-    row_.assign(row_.size(), 0.0);
-    metric.segment_stats(block.hyps[i], refs, row_.data());
-    if (exact_.empty()) {
-      add_stats(system_.totals, row_);
-    } else {
-      for (std::size_t k = 0; k < row_.size(); ++k) exact_[k].add(row_[k]);
+    if (refs.empty()) {
+      throw input_error(fmt::format("segment {} has no reference", system_.segments + held_.hyps.size() + 1));
     }
-    if (keep_rows_) system_.rows.push_back(row_);
-    ++system_.segments;
+    if (!reads_following) {
+      add_segment(block.hyps[i], refs, {});
+      continue;
+    }
+    // The last block's last segment is followed by this block's first one.
+    if (!held_.hyps.empty()) {
+      add_segment(held_.hyps.front(), held_.refs.front(), {&refs.front(), &block.hyps[i]});
+      held_ = {};
+    }
+    if (i + 1 < block.hyps.size()) {
+      add_segment(block.hyps[i], refs, following_captions(block, i));
+    } else {  // followed by the next block's first segment, or by nothing: known at add() or finish()
+      held_.hyps.push_back(block.hyps[i]);
+      held_.refs.push_back(refs);
+    }
   }
+}
+
+void MetricSession::Run::add_segment(std::u32string_view hyp, std::span<const std::u32string> refs,
+                                     const FollowingCaptions& following) {
+  const auto& metric = static_cast<const Metric&>(*session_.model_);  // a Metric: checked when built
+  if (!nrefs_) nrefs_ = refs.size();
+  uniform_refs_ = uniform_refs_ && refs.size() == *nrefs_;
+  row_.assign(row_.size(), 0.0);
+  metric.segment_stats_followed_by(hyp, refs, following, row_.data());
+  if (exact_.empty()) {
+    add_stats(system_.totals, row_);
+  } else {
+    for (std::size_t k = 0; k < row_.size(); ++k) exact_[k].add(row_[k]);
+  }
+  if (keep_rows_) system_.rows.push_back(row_);
+  ++system_.segments;
 }
 
 MetricResult MetricSession::Run::finish() {
   if (!session_.model_) return session_.score_cider(all_, details_);
+  if (!held_.hyps.empty()) add_segment(held_.hyps.front(), held_.refs.front(), {});  // the texts end with it
+  held_ = {};
   if (system_.segments == 0) throw input_error("no segments to score");
   // Segments with different numbers of references: "nrefs:var".
   const std::size_t nrefs = uniform_refs_ ? *nrefs_ : kVariableRefs;

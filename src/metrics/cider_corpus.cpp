@@ -29,19 +29,15 @@ constexpr std::size_t kOneThreadBlockItems = 64;  // pass 2's blocks with one th
 // reused): PTB sees the captions of one batch (all references, then all
 // hypotheses of a system) as consecutive lines, which matters for its
 // look-ahead rules.
-void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& lines) {
-  // `none` = join(split(line)); the scorer splits on the same whitespace itself.
-  if (pipeline.squeezes_spaces_only()) return;
-  pipeline.process_lines(lines);
-}
-
+//
 // A piece of a batch: PTB reads each caption with the next one as its only
 // context, so the piece followed by the batch's next caption (`context`,
 // none at the end) tokenizes exactly as within the whole batch.
-void tokenize_piece(const TextPipeline& pipeline, std::vector<std::u32string>& lines, const std::u32string* context) {
-  if (context) lines.push_back(*context);
-  tokenize_batch(pipeline, lines);
-  if (context) lines.pop_back();
+void tokenize_batch(const TextPipeline& pipeline, std::vector<std::u32string>& lines,
+                    const std::u32string* context = nullptr) {
+  // `none` = join(split(line)); the scorer splits on the same whitespace itself.
+  if (pipeline.squeezes_spaces_only()) return;
+  pipeline.process_lines(lines, context);
 }
 
 // Words of a caption (an estimate when not tokenized), to pre-size the n-gram table.
@@ -256,14 +252,14 @@ CiderCorpusRun::CiderCorpusRun(const CiderOptions& options, const TextPipeline& 
     for (std::size_t i = 0; i < count; ++i) {
       for (auto& ref : refs[i]) lines.push_back(std::move(ref));
     }
-    tokenize_piece(pipeline, lines, has_next && !refs[count].empty() ? &refs[count].front() : nullptr);
+    tokenize_batch(pipeline, lines, has_next && !refs[count].empty() ? &refs[count].front() : nullptr);
     for (std::size_t i = 0, at = 0; i < count; ++i) {
       for (auto& ref : refs[i]) ref = std::move(lines[at++]);
     }
     for (std::size_t s = 0; s < systems; ++s) {
       lines.clear();
       for (std::size_t i = 0; i < count; ++i) lines.push_back(std::move(hyps[i][s]));
-      tokenize_piece(pipeline, lines, has_next ? &hyps[count][s] : nullptr);
+      tokenize_batch(pipeline, lines, has_next ? &hyps[count][s] : nullptr);
       for (std::size_t i = 0; i < count; ++i) hyps[i][s] = std::move(lines[i]);
     }
     for (std::size_t i = 0; i < count; ++i) {

@@ -15,6 +15,7 @@
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
 #include "evalcli/text/unicode.hpp"
+#include "metrics/coco_captions.hpp"
 
 namespace evalcli {
 namespace {
@@ -215,10 +216,14 @@ StatDomain CocoBleu::stat_domain() const {
 }
 
 void CocoBleu::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
-  std::vector<std::u32string> tokenized_refs;
-  tokenized_refs.reserve(refs.size());
-  for (const auto& ref : refs) tokenized_refs.push_back(pipeline_->process(ref));
-  tokenized_stats(pipeline_->process(hyp), tokenized_refs, out);
+  segment_stats_followed_by(hyp, refs, {}, out);  // one image alone: both texts end with it
+}
+
+void CocoBleu::segment_stats_followed_by(std::u32string_view hyp, std::span<const std::u32string> refs,
+                                         const FollowingCaptions& following, Stat* out) const {
+  thread_local detail::TokenizedImage image;
+  detail::tokenize_image(*pipeline_, hyp, refs, following, image);
+  tokenized_stats(image.hyp(), image.refs, out);
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include "evalcli/metrics/coco.hpp"
 #include "evalcli/metrics/text_options.hpp"
 #include "evalcli/text/detail/string_interner.hpp"
+#include "metrics/coco_captions.hpp"
 
 namespace evalcli {
 namespace {
@@ -158,10 +159,14 @@ double CocoRougeL::image_score(CaptionWords hyp, std::span<const CaptionWords> r
 }
 
 void CocoRougeL::segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const {
-  std::vector<std::u32string> tokenized_refs;
-  tokenized_refs.reserve(refs.size());
-  for (const auto& ref : refs) tokenized_refs.push_back(pipeline_->process(ref));
-  out[0] = image_score(pipeline_->process(hyp), tokenized_refs);
+  segment_stats_followed_by(hyp, refs, {}, out);  // one image alone: both texts end with it
+}
+
+void CocoRougeL::segment_stats_followed_by(std::u32string_view hyp, std::span<const std::u32string> refs,
+                                           const FollowingCaptions& following, Stat* out) const {
+  thread_local detail::TokenizedImage image;
+  detail::tokenize_image(*pipeline_, hyp, refs, following, image);
+  out[0] = image_score(image.hyp(), image.refs);
   out[1] = 1;
 }
 

@@ -38,37 +38,100 @@ struct Batch {
   std::vector<std::vector<std::u32string>> refs;  // [segment][reference]
   std::vector<std::size_t> segments_read;         // the reader's count after each segment (progress)
   std::size_t size = 0;
+  // The segment after the batch's last one (read when a metric reads the
+  // captions that follow a segment's: Metric::reads_following_captions).
+  std::vector<std::u32string> next_hyps, next_refs;
+  bool has_next = false;
+};
+
+// The reader, with one segment read ahead when asked: a batch's last segment
+// then knows the segment after it, which is handed to the next batch.
+class SegmentSource {
+ public:
+  SegmentSource(ParallelReader& reader, bool read_ahead) : reader_(reader), read_ahead_(read_ahead) {}
+
+  // The next segment and the count of segments read up to it; false at the end.
+  bool next(std::vector<std::u32string>& hyps, std::vector<std::u32string>& refs, std::size_t& count) {
+    if (pending_) {
+      pending_ = false;
+      hyps.swap(pending_hyps_);
+      refs.swap(pending_refs_);
+      count = pending_count_;
+      return true;
+    }
+    if (!reader_.next(hyps, refs)) return false;
+    count = reader_.segments_read();
+    return true;
+  }
+  // Reads the segment after the batch (kept for the next batch) and copies it
+  // into batch.next_hyps/next_refs; nothing unless reading ahead.
+  void read_next_of(Batch& batch) {
+    if (!read_ahead_ || pending_) return;
+    if (!reader_.next(pending_hyps_, pending_refs_)) return;
+    pending_ = true;
+    pending_count_ = reader_.segments_read();
+    keep_as_next(pending_hyps_, pending_refs_, batch);
+  }
+  bool read_ahead() const { return read_ahead_; }
+
+  static void keep_as_next(const std::vector<std::u32string>& hyps, const std::vector<std::u32string>& refs,
+                           Batch& batch) {
+    batch.next_hyps = hyps;
+    batch.next_refs = refs;
+    batch.has_next = true;
+  }
+
+ private:
+  ParallelReader& reader_;
+  bool read_ahead_;
+  bool pending_ = false;
+  std::vector<std::u32string> pending_hyps_, pending_refs_;
+  std::size_t pending_count_ = 0;
 };
 
 // Reads the next batch of the segments to score. A reading error is kept in
 // `read_error`, so that the segments before it are scored first (as one loop
 // over segments would have done, meeting their errors first).
-void read_batch(ParallelReader& reader, const CorpusSpec& spec, std::size_t capacity, Batch& batch, bool& done,
+void read_batch(SegmentSource& source, const CorpusSpec& spec, std::size_t capacity, Batch& batch, bool& done,
                 std::exception_ptr& read_error) {
   batch.size = 0;
+  batch.has_next = false;
   if (batch.hyps.size() < capacity) {
     batch.hyps.resize(capacity);
     batch.refs.resize(capacity);
     batch.segments_read.resize(capacity);
   }
   try {
+    std::size_t count = 0;
     while (batch.size < capacity) {
-      if (!reader.next(batch.hyps[batch.size], batch.refs[batch.size])) {
+      if (!source.next(batch.hyps[batch.size], batch.refs[batch.size], count)) {
         done = true;
         return;
       }
-      const std::size_t index = reader.segments_read() - 1;  // 0-based
+      const std::size_t index = count - 1;  // 0-based
       if (index < spec.first_segment) continue;
       if (index - spec.first_segment >= spec.segment_count) {  // a shard's end: the rest is not scored
+        // ... but follows the shard's last segment, as in the whole corpus.
+        if (source.read_ahead()) SegmentSource::keep_as_next(batch.hyps[batch.size], batch.refs[batch.size], batch);
         done = true;
         return;
       }
-      batch.segments_read[batch.size++] = reader.segments_read();
+      batch.segments_read[batch.size++] = count;
     }
+    source.read_next_of(batch);
   } catch (...) {
     read_error = std::current_exception();
     done = true;
   }
+}
+
+// The captions after segment i's (system s) in the reference tool's texts.
+FollowingCaptions following_captions(const Batch& batch, std::size_t i, std::size_t s) {
+  const bool last = i + 1 == batch.size;
+  if (last && !batch.has_next) return {};
+  const auto& next_hyps = last ? batch.next_hyps : batch.hyps[i + 1];
+  const auto& next_refs = last ? batch.next_refs : batch.refs[i + 1];
+  return {next_refs.empty() ? nullptr : &next_refs.front(), s < next_hyps.size() ? &next_hyps[s] : nullptr};
 }
 
 // The metrics' totals over a corpus, fed batch by batch in segment order.
@@ -101,9 +164,16 @@ class CorpusTotals {
   // over a range: each metric's tables stay in cache.
   void score(std::size_t m, const Batch& batch, std::size_t first, std::size_t end,
              std::vector<std::vector<double>>& rows) const {
+    const Metric& metric = *metrics_[m];
+    const bool with_following = metric.reads_following_captions();
     for (std::size_t i = first; i < end; ++i) {
       for (std::size_t s = 0; s < systems_; ++s) {
-        metrics_[m]->segment_stats(batch.hyps[i][s], batch.refs[i], &rows[m][(i * systems_ + s) * stat_counts_[m]]);
+        Stat* const row = &rows[m][(i * systems_ + s) * stat_counts_[m]];
+        if (with_following) {
+          metric.segment_stats_followed_by(batch.hyps[i][s], batch.refs[i], following_captions(batch, i, s), row);
+        } else {
+          metric.segment_stats(batch.hyps[i][s], batch.refs[i], row);
+        }
       }
     }
   }
@@ -148,7 +218,7 @@ class CorpusTotals {
 
 // Batches in turn (see the top of this file); one thread reads a few
 // segments, scores them, adds them.
-void score_batch_per_thread(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals,
+void score_batch_per_thread(SegmentSource& reader, const CorpusSpec& spec, CorpusTotals& totals,
                             std::size_t metrics, WorkerPool& pool) {
   struct Slot {
     Batch batch;
@@ -177,7 +247,7 @@ void score_batch_per_thread(ParallelReader& reader, const CorpusSpec& spec, Corp
 
 // Reading overlaps scoring: a batch is read as one task while the batch before
 // is scored (whole-batch metrics as one task each, the others in chunks).
-void score_in_chunks(ParallelReader& reader, const CorpusSpec& spec, CorpusTotals& totals,
+void score_in_chunks(SegmentSource& reader, const CorpusSpec& spec, CorpusTotals& totals,
                      const std::vector<const Metric*>& metrics, WorkerPool& pool) {
   std::vector<std::size_t> chunked, whole_batch;
   for (std::size_t m = 0; m < metrics.size(); ++m) (metrics[m]->scales_with_threads() ? chunked : whole_batch).push_back(m);
@@ -225,11 +295,14 @@ std::vector<std::vector<SystemStats>> compute_corpus_stats(const std::vector<con
   ParallelReader reader(spec);
   CorpusTotals totals(metrics, reader.system_names(), keep_rows, on_segment);
   const bool all_scale = std::all_of(metrics.begin(), metrics.end(), [](const Metric* m) { return m->scales_with_threads(); });
+  const bool read_ahead =
+      std::any_of(metrics.begin(), metrics.end(), [](const Metric* m) { return m->reads_following_captions(); });
+  SegmentSource source(reader, read_ahead);
   WorkerPool pool(!all_scale && metrics.size() <= 1 ? 1 : threads);
   if (pool.size() == 1 || all_scale) {
-    score_batch_per_thread(reader, spec, totals, metrics.size(), pool);
+    score_batch_per_thread(source, spec, totals, metrics.size(), pool);
   } else {
-    score_in_chunks(reader, spec, totals, metrics, pool);
+    score_in_chunks(source, spec, totals, metrics, pool);
   }
   if (reader.segments_read() == 0) {
     throw EmptyInput(fmt::format("{}: empty input: no hypothesis lines",

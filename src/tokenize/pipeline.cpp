@@ -48,7 +48,7 @@ void TextPipeline::process_into(std::u32string_view line, TokenizedText& out) co
   }
 }
 
-void TextPipeline::process_lines(std::vector<std::u32string>& lines) const {
+void TextPipeline::process_lines(std::vector<std::u32string>& lines, const std::u32string* following) const {
   if (only_squeezes_spaces_) {  // pre-tokenized text is mostly left as it is: not copied
     for (auto& line : lines) {
       if (!leaves_unchanged(line)) line = process(line);
@@ -57,8 +57,13 @@ void TextPipeline::process_lines(std::vector<std::u32string>& lines) const {
   }
   if (!normalizers_.empty() || lowercase_) {
     for (auto& line : lines) line = normalize(line);
+    if (following && tokenizer_->looks_past_line_end()) {
+      const std::u32string normalized_following = normalize(*following);
+      tokenizer_->tokenize_lines(lines, &normalized_following);
+      return;
+    }
   }
-  tokenizer_->tokenize_lines(lines);
+  tokenizer_->tokenize_lines(lines, following);
 }
 
 bool TextPipeline::leaves_unchanged(std::u32string_view line) const {

@@ -1487,10 +1487,13 @@ class TokenizerPtb : public Tokenizer {
   int version() const override { return 2; }
   std::u32string tokenize(std::u32string_view line) const override {
     std::vector<std::u32string> lines{std::u32string(line)};  // a batch of one: no look-ahead
-    ptb_tokenize_batch_in_place(lines);
+    ptb_tokenize_batch_in_place(lines, nullptr);
     return std::move(lines.front());
   }
-  void tokenize_lines(std::vector<std::u32string>& lines) const override { ptb_tokenize_batch_in_place(lines); }
+  void tokenize_lines(std::vector<std::u32string>& lines, const std::u32string* following) const override {
+    ptb_tokenize_batch_in_place(lines, following);
+  }
+  bool looks_past_line_end() const override { return true; }
 };
 
 }  // namespace
@@ -1500,8 +1503,9 @@ std::unique_ptr<Tokenizer> make_ptb() { return std::make_unique<TokenizerPtb>();
 namespace {
 
 // Each caption replaced by its tokens, in order: caption i + 1 is still raw
-// when caption i reads it as context, and caption i's string is reused.
-void tokenize_batch_in_place(std::vector<std::u32string>& lines, bool shortcuts) {
+// when caption i reads it as context, and caption i's string is reused. The
+// last caption reads `following` (null: the text's end).
+void tokenize_batch_in_place(std::vector<std::u32string>& lines, const std::u32string* following, bool shortcuts) {
   std::u32string text, scratch;
   PtbLexer lexer(shortcuts);
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -1509,9 +1513,10 @@ void tokenize_batch_in_place(std::vector<std::u32string>& lines, bool shortcuts)
     text.clear();
     append_caption_line(lines[i], text);
     const std::size_t line_end = text.size();
-    if (i + 1 < lines.size()) {
+    const std::u32string* const next = i + 1 < lines.size() ? &lines[i + 1] : following;
+    if (next) {
       text += U'\n';
-      append_caption_line(std::u32string_view(lines[i + 1]).substr(0, 64), text);
+      append_caption_line(std::u32string_view(*next).substr(0, 64), text);
     }
     tokenize_caption(text, line_end, lexer, scratch, lines[i]);
   }
@@ -1519,17 +1524,19 @@ void tokenize_batch_in_place(std::vector<std::u32string>& lines, bool shortcuts)
 
 }  // namespace
 
-void ptb_tokenize_batch_in_place(std::vector<std::u32string>& lines) { tokenize_batch_in_place(lines, true); }
+void ptb_tokenize_batch_in_place(std::vector<std::u32string>& lines, const std::u32string* following) {
+  tokenize_batch_in_place(lines, following, true);
+}
 
 std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines) {
   std::vector<std::u32string> out = lines;
-  tokenize_batch_in_place(out, true);
+  tokenize_batch_in_place(out, nullptr, true);
   return out;
 }
 
 std::vector<std::u32string> detail::ptb_tokenize_batch_trying_every_rule(const std::vector<std::u32string>& lines) {
   std::vector<std::u32string> out = lines;
-  tokenize_batch_in_place(out, false);
+  tokenize_batch_in_place(out, nullptr, false);
   return out;
 }
 

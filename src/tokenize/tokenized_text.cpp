@@ -26,7 +26,7 @@ void Tokenizer::tokenize_located_into(std::u32string_view line, TokenizedText& o
   out.locate_tokens();
 }
 
-void Tokenizer::tokenize_lines(std::vector<std::u32string>& lines) const {
+void Tokenizer::tokenize_lines(std::vector<std::u32string>& lines, const std::u32string*) const {
   for (auto& line : lines) line = tokenize(line);
 }
 

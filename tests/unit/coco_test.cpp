@@ -4,6 +4,7 @@
 // corpus and per-image value must be the same double.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -585,4 +586,88 @@ TEST_CASE("coco: PTB reads each caption with the next one as look-ahead, as COCO
   const auto cider = evalcli::test::run_cli({"cider", "-f", "json", "-r", refs.path(), "-i", hyps.path()});
   REQUIRE(cider.exit_code == 0);
   CHECK(report["eval"]["CIDEr"].get<double>() == json::parse(cider.out)["score"].get<double>());
+}
+
+namespace {
+
+// 301 images whose captions end in "wii U." or "wii u": PTB splits the period
+// off "U." when the caption after it (the next reference, or the next image's
+// first reference; the next image's hypothesis) starts with "A " (not before
+// every capital: "Someone" would not do), and keeps "u." at the text's end.
+// Images 1, 4, 7, ...: the references have the period, the one the hypothesis
+// matches last; the others: the hypothesis has it. So every image's score but
+// the last's depends on the caption after it, which for a batch's, a thread's
+// or a shard's last image is in the next segment.
+struct LookAheadCaptions {
+  std::string ref1, ref2, hyp;
+};
+LookAheadCaptions look_ahead_captions(std::size_t images) {
+  LookAheadCaptions c;
+  for (std::size_t k = 0; k < images; ++k) {
+    const char* const ref_end = k % 3 == 1 ? "U." : "u";
+    c.ref1 += fmt::format("A kid holds the wii {}\n", ref_end);
+    c.ref2 += fmt::format("A person {} plays with a wii {}\n", k, ref_end);
+    c.hyp += fmt::format("A person {} plays with a wii {}\n", k, k % 3 == 1 ? "u" : "U.");
+  }
+  return c;
+}
+
+double json_score(const evalcli::test::CliResult& result) {
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return json::parse(result.out)["score"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("coco-bleu, coco-rouge: PTB's look-ahead past each image, as `coco` (threads, shards, sentence level)") {
+  using evalcli::test::run_cli;
+  const LookAheadCaptions captions = look_ahead_captions(301);
+  const evalcli::test::TempFile ref1(captions.ref1), ref2(captions.ref2), hyp(captions.hyp);
+  const std::vector<std::string> files = {"-r", ref1.path(), "-r", ref2.path(), "-i", hyp.path()};
+  auto with = [&](std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), files.begin(), files.end());
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const auto coco = run_cli(with({"coco", "-f", "json"}, {}));
+  REQUIRE(coco.exit_code == 0);
+  const json report = json::parse(coco.out);
+  const json eval = report["eval"];
+  // The look-ahead matters here: every image's hypothesis but the last is its
+  // first reference word for word (Bleu_4 1); the last keeps its periods ("u."
+  // against "u" or the other way round).
+  const auto& images = report["evalImgs"];
+  REQUIRE(images.size() == 301);
+  for (std::size_t k = 0; k + 1 < images.size(); ++k) {
+    INFO("image " << k);
+    CHECK(images[k]["Bleu_4"].get<double>() == Approx(1.0).epsilon(1e-6));
+  }
+  CHECK(images.back()["Bleu_4"].get<double>() < 0.9);
+
+  for (const auto& [command, key] : {std::pair{"coco-bleu", "Bleu_4"}, std::pair{"coco-rouge", "ROUGE_L"}}) {
+    INFO(command);
+    const std::string whole = run_cli(with({command, "-j", "1"}, {})).out;
+    CHECK(json_score(run_cli(with({command, "-f", "json"}, {}))) == eval[key].get<double>());
+    const std::string sentences = run_cli(with({command, "--sentence-level", "-j", "1"}, {})).out;
+    for (const std::string threads : {"2", "7"}) {
+      CHECK(run_cli(with({command, "-j", threads}, {})).out == whole);
+      CHECK(run_cli(with({command, "--sentence-level", "-j", threads}, {})).out == sentences);
+    }
+    // A shard's last image reads the next shard's first captions, as in the whole corpus.
+    for (const int pieces : {2, 3}) {
+      std::vector<std::string> merge = {"merge"};
+      std::vector<std::unique_ptr<evalcli::test::TempFile>> shards;
+      for (int k = 1; k <= pieces; ++k) {
+        shards.push_back(std::make_unique<evalcli::test::TempFile>("", ".json"));
+        const auto shard = run_cli(with({command, "-q"}, {"--shard", fmt::format("{}/{}", k, pieces), "--stats-out",
+                                                          shards.back()->path()}));
+        INFO(shard.err);
+        REQUIRE(shard.exit_code == 0);
+        merge.push_back(shards.back()->path());
+      }
+      INFO(pieces << " shards");
+      CHECK(run_cli(merge).out == whole);
+    }
+  }
 }

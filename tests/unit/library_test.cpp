@@ -2,6 +2,8 @@
 // signature and --stats-out shard; merging shard texts gives one run's result.
 #include "evalcli/cli/library.hpp"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -96,6 +98,62 @@ TEST_CASE("library: SacreBLEU's Score.format of a session's totals") {
   CHECK(text.find("(BP = ") != std::string::npos);
   CHECK(session.sacrebleu_format(result.stats.totals, 1, true, "", false).find('=') == std::string::npos);
   CHECK_THROWS_WITH(session.sacrebleu_format(std::vector<double>{1.0}, 2, false, "", false), Catch::Contains("statistics given"));
+}
+
+}  // namespace
+}  // namespace evalcli
+
+namespace evalcli {
+namespace {
+
+// Captions whose PTB tokens depend on the caption after them ("wii U." before
+// "A ..." loses its period): images alternate which side has it.
+cli::SegmentTexts look_ahead_texts(std::size_t images, std::string& ref1, std::string& ref2, std::string& hyp) {
+  cli::SegmentTexts t;
+  for (std::size_t k = 0; k < images; ++k) {
+    const char* const ref_end = k % 3 == 1 ? "U." : "u";
+    const std::string r1 = fmt::format("A kid holds the wii {}", ref_end);
+    const std::string r2 = fmt::format("A person {} plays with a wii {}", k, ref_end);
+    const std::string h = fmt::format("A person {} plays with a wii {}", k, k % 3 == 1 ? "u" : "U.");
+    ref1 += r1 + "\n";
+    ref2 += r2 + "\n";
+    hyp += h + "\n";
+    t.hyps.push_back(utf8::decode_or_throw(h, "hyp"));
+    t.refs.push_back({utf8::decode_or_throw(r1, "ref"), utf8::decode_or_throw(r2, "ref")});
+  }
+  return t;
+}
+
+TEST_CASE("library: coco-bleu/coco-rouge read the captions after each image, also across a Run's blocks") {
+  std::string ref1, ref2, hyp;
+  const cli::SegmentTexts all = look_ahead_texts(25, ref1, ref2, hyp);
+  const test::TempFile ref1_file(ref1), ref2_file(ref2), hyp_file(hyp);
+  for (const std::string command : {"coco-bleu", "coco-rouge"}) {
+    INFO(command);
+    const auto cli_run = test::run_cli({command, "-f", "json", "-r", ref1_file.path(), "-r", ref2_file.path(), "-i",
+                                        hyp_file.path()});
+    REQUIRE(cli_run.exit_code == 0);
+    const auto report = nlohmann::json::parse(cli_run.out);
+    const cli::MetricSession session(command, {}, "");
+    const cli::MetricResult whole = session.score(all);
+    CHECK(whole.scores.front().score == report["score"].get<double>());
+    // In blocks of 4 (a block's last image waits for the next block's first).
+    cli::MetricSession::Run run(session, true);
+    for (std::size_t first = 0; first < all.hyps.size(); first += 4) {
+      cli::SegmentTexts block;
+      for (std::size_t i = first; i < std::min(first + 4, all.hyps.size()); ++i) {
+        block.hyps.push_back(all.hyps[i]);
+        block.refs.push_back(all.refs[i]);
+      }
+      run.add(block);
+    }
+    const cli::MetricResult in_blocks = run.finish();
+    CHECK(in_blocks.scores.front().score == whole.scores.front().score);
+    CHECK(in_blocks.scores.front().sentence_scores == whole.scores.front().sentence_scores);
+    // score_segments: each image's row as in the corpus run.
+    const auto segments = session.score_segments(all);
+    CHECK(segments.sentence_scores == whole.scores.front().sentence_scores);
+  }
 }
 
 }  // namespace

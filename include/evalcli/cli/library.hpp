@@ -101,6 +101,8 @@ class MetricSession {
     MetricResult finish();
 
    private:
+    void add_segment(std::u32string_view hyp, std::span<const std::u32string> refs, const FollowingCaptions& following);
+
     const MetricSession& session_;
     bool details_;
     ConfidenceRequest confidence_;
@@ -111,6 +113,9 @@ class MetricSession {
     std::optional<std::size_t> nrefs_;  // of the first segment
     bool uniform_refs_ = true;
     SegmentTexts all_;  // CIDEr: every segment, for its two passes
+    // A block's last segment, held until the next block's first one is known,
+    // when the metric reads the captions that follow a segment's (coco-bleu with ptb).
+    SegmentTexts held_;
   };
 
   // SacreBLEU 2.x's Score.format(width, score_only, signature, is_json) of this

@@ -35,6 +35,9 @@ class CocoBleu : public Metric {
   std::vector<std::string> stat_names() const override;
   StatDomain stat_domain() const override;
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
+  bool reads_following_captions() const override { return pipeline_->looks_past_line_end(); }
+  void segment_stats_followed_by(std::u32string_view hyp, std::span<const std::u32string> refs,
+                                 const FollowingCaptions& following, Stat* out) const override;
   double score(std::span<const Stat> stats) const override;  // Bleu_<max_order>
   std::string signature() const override;
   nlohmann::json details(std::span<const Stat> stats) const override;  // {"Bleu_1": ..., ...}
@@ -71,6 +74,9 @@ class CocoRougeL : public Metric {
   std::vector<std::string> stat_names() const override { return {"score_sum", "images"}; }
   StatDomain stat_domain() const override { return {{StatKind::nonnegative, StatKind::count}, {}}; }
   void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs, Stat* out) const override;
+  bool reads_following_captions() const override { return pipeline_->looks_past_line_end(); }
+  void segment_stats_followed_by(std::u32string_view hyp, std::span<const std::u32string> refs,
+                                 const FollowingCaptions& following, Stat* out) const override;
   double score(std::span<const Stat> stats) const override;  // mean, summed left to right
   double corpus_score(const SystemStats& system) const override;  // np.mean of the rows
   bool corpus_score_needs_rows() const override { return true; }

@@ -135,6 +135,15 @@ class ComponentModel : public StatsModel {
 // The models of every score component of `model`; empty when it has none.
 std::vector<std::unique_ptr<StatsModel>> score_component_models(const StatsModel& model);
 
+// The captions read after a segment's in the reference tool's texts, which
+// hold all references, segment by segment, and each system's hypotheses:
+// the next segment's first reference and its hypothesis of the same system
+// (null where the text ends).
+struct FollowingCaptions {
+  const std::u32string* ref = nullptr;
+  const std::u32string* hyp = nullptr;
+};
+
 // A metric scored segment by segment: the statistics of one (hypothesis,
 // references) pair, summed over a corpus by compute_corpus_stats.
 class Metric : public StatsModel {
@@ -144,6 +153,16 @@ class Metric : public StatsModel {
   // `hyp` and `refs` are the input lines as read (rstripped).
   virtual void segment_stats(std::u32string_view hyp, std::span<const std::u32string> refs,
                              Stat* out) const = 0;
+  // True when a segment's statistics depend on the captions after it (a
+  // tokenizer that looks past a line's end: ptb, as pycocoevalcap runs it on
+  // all captions at once). Callers then score with segment_stats_followed_by.
+  virtual bool reads_following_captions() const { return false; }
+  // segment_stats() of a segment whose captions are followed by `following`.
+  virtual void segment_stats_followed_by(std::u32string_view hyp, std::span<const std::u32string> refs,
+                                         const FollowingCaptions& following, Stat* out) const {
+    (void)following;
+    segment_stats(hyp, refs, out);
+  }
   // False when segment_stats spends most of its time under a lock of the
   // metric's own (a shared cache): compute_corpus_stats then scores on one
   // thread, since more would only wait for each other. Output is the same.

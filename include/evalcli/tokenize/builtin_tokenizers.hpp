@@ -24,8 +24,9 @@ std::unique_ptr<Tokenizer> make_ptb();       // tok_ptb.cpp
 // pycocoevalcap's PTBTokenizer over a batch of captions that PTB reads as
 // consecutive lines (the next caption is look-ahead context for a few rules).
 std::vector<std::u32string> ptb_tokenize_batch(const std::vector<std::u32string>& lines);
-// The same, each line replaced by its tokens (no second vector of strings).
-void ptb_tokenize_batch_in_place(std::vector<std::u32string>& lines);
+// The same, each line replaced by its tokens (no second vector of strings),
+// the last one read before `following` (null: the text's end).
+void ptb_tokenize_batch_in_place(std::vector<std::u32string>& lines, const std::u32string* following = nullptr);
 std::unique_ptr<Tokenizer> make_nltk_word();  // tok_nltk_word.cpp
 
 // The regex post-processing that 13a and zh share (mteval-v13a's rules).

@@ -30,9 +30,13 @@ class TextPipeline {
   // The same with the tokens located (Tokenizer::tokenize_located_into).
   void process_into(std::u32string_view line, TokenizedText& out) const;
   // Each line processed in place, the lines read as consecutive lines of one
-  // text (Tokenizer::tokenize_lines: ptb's look-ahead sees the next line). A
-  // line process() would leave as it is is not copied.
-  void process_lines(std::vector<std::u32string>& lines) const;
+  // text (Tokenizer::tokenize_lines: ptb's look-ahead sees the next line),
+  // followed by the raw line `following` when given (context only: a piece of
+  // a longer text processes as within the whole). A line process() would
+  // leave as it is is not copied.
+  void process_lines(std::vector<std::u32string>& lines, const std::u32string* following = nullptr) const;
+  // True when a line's result can depend on the line after it (the tokenizer's).
+  bool looks_past_line_end() const { return tokenizer_->looks_past_line_end(); }
   // Normalizers and lowercasing only (metrics that tokenize on their own).
   std::u32string normalize(std::u32string_view line) const;
 

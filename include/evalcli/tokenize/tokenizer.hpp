@@ -47,10 +47,15 @@ class Tokenizer {
   // tokenizer that can find the tokens in its own pass overrides this (13a).
   virtual void tokenize_located_into(std::u32string_view line, TokenizedText& out) const;
   // Each line replaced by its tokens, the lines read as consecutive lines of
-  // one text. By default line by line; a tokenizer whose rules look past a
-  // line's end overrides this (ptb: the next caption is PTBTokenizer's
-  // look-ahead, as pycocoevalcap runs it on '\n'-joined captions).
-  virtual void tokenize_lines(std::vector<std::u32string>& lines) const;
+  // one text, followed by the line `following` when given (read as context,
+  // not tokenized; null: the text ends after `lines`). By default line by
+  // line; a tokenizer whose rules look past a line's end overrides this (ptb:
+  // the next caption is PTBTokenizer's look-ahead, as pycocoevalcap runs it
+  // on '\n'-joined captions).
+  virtual void tokenize_lines(std::vector<std::u32string>& lines, const std::u32string* following) const;
+  // True when a line's tokens can depend on the line after it (ptb): callers
+  // that tokenize a text in pieces must then give each piece its `following` line.
+  virtual bool looks_past_line_end() const { return false; }
 };
 
 // Creates a tokenizer by registry name; throws a usage error naming the valid ones.
