@@ -671,3 +671,19 @@ TEST_CASE("coco-bleu, coco-rouge: PTB's look-ahead past each image, as `coco` (t
     }
   }
 }
+
+TEST_CASE("tokenize -tok ptb: each line read with the next one as look-ahead, as coco and cider read captions") {
+  using evalcli::test::run_cli;
+  // "U." before "A ..." loses its period (pycocoevalcap then drops the "." token); the last line keeps it.
+  const std::string lines = "the new nintendo wii U.\nA man plays the wii U.\nA kid with a wii U.\n";
+  const auto piped = run_cli({"tokenize", "-tok", "ptb"}, lines);
+  REQUIRE(piped.exit_code == 0);
+  CHECK(piped.out == "the new nintendo wii u\na man plays the wii u\na kid with a wii u.\n");
+  const evalcli::test::TempFile file(lines);
+  CHECK(run_cli({"tokenize", "-tok", "ptb", "-i", file.path()}).out == piped.out);
+  // With a normalizer in front, the look-ahead reads the normalized next line.
+  CHECK(run_cli({"tokenize", "-tok", "ptb", "--normalize", "nfkc"}, lines).out == piped.out);
+  // One line alone, and no line at all.
+  CHECK(run_cli({"tokenize", "-tok", "ptb"}, "wii U.\n").out == "wii u.\n");
+  CHECK(run_cli({"tokenize", "-tok", "ptb"}, "").out.empty());
+}
