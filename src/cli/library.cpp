@@ -101,8 +101,7 @@ MetricResult result_of(const StatsModel& model, const StatsModel& sentence_model
 // The captions after segment i's: segment i + 1's first reference and its hypothesis.
 FollowingCaptions following_captions(const SegmentTexts& texts, std::size_t i) {
   if (i + 1 >= texts.hyps.size()) return {};
-  const auto& next_refs = texts.refs[i + 1];
-  return {next_refs.empty() ? nullptr : &next_refs.front(), &texts.hyps[i + 1]};
+  return FollowingCaptions::of_segment(texts.refs[i + 1], &texts.hyps[i + 1]);
 }
 
 }  // namespace
@@ -209,7 +208,7 @@ void MetricSession::Run::add(const SegmentTexts& block) {
     }
     // The last block's last segment is followed by this block's first one.
     if (!held_.hyps.empty()) {
-      add_segment(held_.hyps.front(), held_.refs.front(), {&refs.front(), &block.hyps[i]});
+      add_segment(held_.hyps.front(), held_.refs.front(), FollowingCaptions::of_segment(refs, &block.hyps[i]));
       held_ = {};
     }
     if (i + 1 < block.hyps.size()) {

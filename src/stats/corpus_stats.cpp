@@ -131,7 +131,7 @@ FollowingCaptions following_captions(const Batch& batch, std::size_t i, std::siz
   if (last && !batch.has_next) return {};
   const auto& next_hyps = last ? batch.next_hyps : batch.hyps[i + 1];
   const auto& next_refs = last ? batch.next_refs : batch.refs[i + 1];
-  return {next_refs.empty() ? nullptr : &next_refs.front(), s < next_hyps.size() ? &next_hyps[s] : nullptr};
+  return FollowingCaptions::of_segment(next_refs, s < next_hyps.size() ? &next_hyps[s] : nullptr);
 }
 
 // The metrics' totals over a corpus, fed batch by batch in segment order.
@@ -218,7 +218,7 @@ class CorpusTotals {
 
 // Batches in turn (see the top of this file); one thread reads a few
 // segments, scores them, adds them.
-void score_batch_per_thread(SegmentSource& reader, const CorpusSpec& spec, CorpusTotals& totals,
+void score_batch_per_thread(SegmentSource& source, const CorpusSpec& spec, CorpusTotals& totals,
                             std::size_t metrics, WorkerPool& pool) {
   struct Slot {
     Batch batch;
@@ -231,7 +231,7 @@ void score_batch_per_thread(SegmentSource& reader, const CorpusSpec& spec, Corpu
   InTurnBatchSteps steps;
   steps.read = [&](std::size_t s) {
     slots[s].read_error = nullptr;
-    read_batch(reader, spec, capacity, slots[s].batch, done, slots[s].read_error);
+    read_batch(source, spec, capacity, slots[s].batch, done, slots[s].read_error);
     return !done;
   };
   steps.score = [&](std::size_t s) {
@@ -247,7 +247,7 @@ void score_batch_per_thread(SegmentSource& reader, const CorpusSpec& spec, Corpu
 
 // Reading overlaps scoring: a batch is read as one task while the batch before
 // is scored (whole-batch metrics as one task each, the others in chunks).
-void score_in_chunks(SegmentSource& reader, const CorpusSpec& spec, CorpusTotals& totals,
+void score_in_chunks(SegmentSource& source, const CorpusSpec& spec, CorpusTotals& totals,
                      const std::vector<const Metric*>& metrics, WorkerPool& pool) {
   std::vector<std::size_t> chunked, whole_batch;
   for (std::size_t m = 0; m < metrics.size(); ++m) (metrics[m]->scales_with_threads() ? chunked : whole_batch).push_back(m);
@@ -259,14 +259,14 @@ void score_in_chunks(SegmentSource& reader, const CorpusSpec& spec, CorpusTotals
   bool done = false, next_done = false;
   std::exception_ptr read_error, next_error;
   const std::size_t capacity = chunked_batch_capacity(pool.size());
-  read_batch(reader, spec, capacity, batches[current], done, read_error);
+  read_batch(source, spec, capacity, batches[current], done, read_error);
   while (batches[current].size > 0) {
     Batch& batch = batches[current];
     Batch* const next = &batches[1 - current];
     next->size = 0;
     next_done = done;
     next_error = nullptr;
-    const auto read_next = [&, next] { read_batch(reader, spec, capacity, *next, next_done, next_error); };
+    const auto read_next = [&, next] { read_batch(source, spec, capacity, *next, next_done, next_error); };
     totals.size_rows(batch, rows);
     const std::size_t reads = done ? 0 : 1;
     const std::size_t chunks = chunked.empty() ? 0 : (batch.size + kSegmentsPerTask - 1) / kSegmentsPerTask;

@@ -142,6 +142,11 @@ std::vector<std::unique_ptr<StatsModel>> score_component_models(const StatsModel
 struct FollowingCaptions {
   const std::u32string* ref = nullptr;
   const std::u32string* hyp = nullptr;
+
+  // Those of a next segment with references `refs` and hypothesis `hyp`.
+  static FollowingCaptions of_segment(const std::vector<std::u32string>& refs, const std::u32string* hyp) {
+    return {refs.empty() ? nullptr : &refs.front(), hyp};
+  }
 };
 
 // A metric scored segment by segment: the statistics of one (hypothesis,
