@@ -1,7 +1,13 @@
 #include <catch2/catch.hpp>
 
-#include "evalcli/tokenize/tokenizer.hpp"
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "evalcli/text/unicode.hpp"
 #include "evalcli/text/utf8.hpp"
+#include "evalcli/tokenize/tokenizer.hpp"
+#include "tokenize/rewrite.hpp"
 
 using evalcli::make_tokenizer;
 
@@ -39,6 +45,72 @@ TEST_CASE("intl separates punctuation and symbols by Unicode category", "[tokeni
   CHECK(tok("intl", "in 1990.") == "in 1990.");
   CHECK(tok("intl", "1990-2000") == "1990-2000");
   CHECK(tok("intl", "a$b") == "a $ b");
+}
+
+namespace {
+
+// SacreBLEU's TokenizerV14International written plainly: its three re.sub
+// calls in turn, each category looked up in ICU, then ' '.join(split()).
+std::u32string plain_intl(std::u32string_view line) {
+  using evalcli::tokenizers::replace_pairs;
+  namespace text = evalcli::text;
+  const std::u32string first =
+      replace_pairs(line, [](char32_t x, char32_t y) { return !text::is_number(x) && text::is_punctuation(y); }, false);
+  const std::u32string second =
+      replace_pairs(first, [](char32_t x, char32_t y) { return text::is_punctuation(x) && !text::is_number(y); }, true);
+  std::u32string padded;
+  for (const char32_t c : second) {
+    if (text::is_symbol(c)) {
+      padded += U' ';
+      padded += c;
+      padded += U' ';
+    } else {
+      padded += c;
+    }
+  }
+  return text::squeeze_spaces(padded);
+}
+
+// Random lines over letters, numbers (N of several scripts, in and beyond the
+// BMP), punctuation, symbols and Python whitespace.
+std::vector<std::u32string> random_intl_lines(unsigned seed, int count) {
+  const std::vector<std::u32string> pieces = {
+      U"a", U"Z", U"\u00e4", U"\u4e2d", U"0", U"7", U"\u0660", U"\u00b2", U"\u216b", U"\U0001D7D9", U"\U00010140",
+      U".", U",", U"!", U"-", U"\u00ab", U"\u2014", U"\u3002", U"\U000103D0", U"$", U"+", U"^", U"\u20ac", U"\u00a9",
+      U"\u2211", U"\U0001F600", U"\U0001D11E", U" ", U"\t", U"\u3000", U"\u00a0", U"Haus", U"\u0441\u043b\u043e\u0432\u043e"};
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<int> length(0, 14);
+  std::vector<std::u32string> lines(static_cast<std::size_t>(count));
+  for (auto& line : lines) {
+    for (int k = length(random); k > 0; --k) line += pieces[pick(random)];
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("intl equals a plain reference on random Unicode text, also from several threads at once",
+          "[tokenizer][intl]") {
+  const auto tokenizer = make_tokenizer("intl");
+  const std::vector<std::u32string> lines = random_intl_lines(20261207, 20000);
+  for (const auto& line : lines) {
+    INFO("line: [" << evalcli::utf8::encode(line) << "]");
+    REQUIRE(evalcli::utf8::encode(tokenizer->tokenize(line)) == evalcli::utf8::encode(plain_intl(line)));
+  }
+  // Threads that meet the category table's blocks at the same time get the same answers.
+  std::vector<std::u32string> expected;
+  for (const auto& line : lines) expected.push_back(plain_intl(line));
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < mismatches.size(); ++t) {
+    threads.emplace_back([&, t] {
+      const auto own = make_tokenizer("intl");
+      for (std::size_t i = t; i < lines.size(); i += 2) mismatches[t] += own->tokenize(lines[i]) != expected[i];
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(mismatches == std::vector<int>(4, 0));
 }
 
 TEST_CASE("char and none", "[tokenizer]") {
