@@ -7,7 +7,7 @@
 
 #include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
-#include "tokenize/rewrite.hpp"
+#include "tokenize/rule_chain.hpp"
 
 namespace evalcli::tokenizers {
 namespace {
@@ -62,9 +62,42 @@ class CategoryTable {
   mutable std::array<std::atomic<std::uint8_t*>, kBlocks> blocks_{};
 };
 
+// Each character goes through the rules with its categories above its 21
+// code point bits, looked up once (the rules test a character up to five
+// times); the spaces the rules insert carry none, as U+0020 has none.
+constexpr int kCategoryShift = 24;
+constexpr char32_t kCodePointBits = 0x1FFFFF;
+constexpr bool has(char32_t tagged, std::uint8_t category) {
+  return ((tagged >> kCategoryShift) & category) != 0;
+}
+
+// `(\P{N})(\p{P})` -> r'\1 \2 '
+struct PunctuationAfterNonNumber : rule_chain::SpaceAfterEach {
+  static bool can_start(char32_t x) { return !has(x, CategoryTable::kNumber); }
+  static bool matches(char32_t x, char32_t y) {
+    return has(y, CategoryTable::kPunctuation) && !has(x, CategoryTable::kNumber);
+  }
+};
+
+// `(\p{P})(\P{N})` -> r' \1 \2'
+struct PunctuationBeforeNonNumber : rule_chain::SpaceBeforeEach {
+  static bool can_start(char32_t x) { return has(x, CategoryTable::kPunctuation); }
+  static bool matches(char32_t x, char32_t y) {
+    return has(x, CategoryTable::kPunctuation) && !has(y, CategoryTable::kNumber);
+  }
+};
+
+// The last stage before the join: the code point without its categories.
+template <class Join>
+struct DropCategories {
+  Join& join;
+  void put(char32_t tagged) { join.put(tagged & kCodePointBits); }
+  void finish() { join.finish(); }
+};
+
 class TokenizerIntl : public Tokenizer {
  public:
-  TokenizerIntl() : categories_(CategoryTable::instance()) {}
+  TokenizerIntl() : categories_(&CategoryTable::instance()) {}
 
   std::string name() const override { return "intl"; }
   std::string sacrebleu_name() const override { return "intl"; }
@@ -76,36 +109,35 @@ class TokenizerIntl : public Tokenizer {
   }
 
   void tokenize_into(std::u32string_view line, std::u32string& out) const override {
-    thread_local std::u32string first_rule, second_rule;  // reused: no allocation per line
-    const CategoryTable& is = categories_;
-    // (\P{N})(\p{P}) -> "\1 \2 "
-    replace_pairs_into(line, [&is](char32_t x, char32_t y) { return !is.number(x) && is.punctuation(y); }, false,
-                       first_rule);
-    // (\p{P})(\P{N}) -> " \1 \2"
-    replace_pairs_into(first_rule, [&is](char32_t x, char32_t y) { return is.punctuation(x) && !is.number(y); },
-                       true, second_rule);
-    join_padding_symbols(second_rule, out);
+    out.resize(2 * line.size() + 1);  // each character, and a space before it at most
+    rule_chain::JoinTokens join(out.data());
+    out.resize(run_rules(line, join));
+  }
+
+  void tokenize_located_into(std::u32string_view line, TokenizedText& out) const override {
+    out.text.resize(2 * line.size() + 1);
+    out.tokens.clear();
+    out.tokens.reserve(line.size());  // tokens are separated: at most one per two output characters
+    rule_chain::JoinAndLocateTokens join(out.text.data(), out.tokens);
+    out.text.resize(run_rules(line, join));
   }
 
  private:
-  // (\p{S}) -> " \1 ", then ' '.join(split()), in one pass: each symbol is a
-  // token of its own, and whitespace separates the others.
-  void join_padding_symbols(std::u32string_view text, std::u32string& out) const {
-    out.clear();
-    bool in_token = false;
-    for (const char32_t c : text) {
-      if (text::is_space(c)) {
-        in_token = false;
-        continue;
-      }
-      const bool symbol = categories_.symbol(c);
-      if ((!in_token || symbol) && !out.empty()) out.push_back(U' ');
-      out.push_back(c);
-      in_token = !symbol;
-    }
+  // SacreBLEU's three re.sub calls in turn, then ' '.join(split()), as one
+  // pass; returns the output's length.
+  template <class Join>
+  std::size_t run_rules(std::u32string_view line, Join& join) const {
+    DropCategories<Join> untagged{join};
+    const auto is_symbol = [](char32_t c) { return has(c, CategoryTable::kSymbol); };  // (\p{S}) -> r' \1 '
+    rule_chain::PadEach<decltype(is_symbol), decltype(untagged)> pad(untagged, is_symbol);
+    rule_chain::PairRule<PunctuationBeforeNonNumber, decltype(pad)> second(pad);
+    rule_chain::PairRule<PunctuationAfterNonNumber, decltype(second)> first(second);
+    for (const char32_t c : line) first.put(c | static_cast<char32_t>(categories_->of(c)) << kCategoryShift);
+    first.finish();
+    return join.size();
   }
 
-  const CategoryTable& categories_;
+  const CategoryTable* categories_;
 };
 
 }  // namespace
