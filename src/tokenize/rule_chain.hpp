@@ -7,6 +7,7 @@
 // substitutions without building the intermediate strings. Each stage has
 // put(c) and finish(), and passes its output to the next one.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "evalcli/text/detail/string_interner.hpp"
@@ -212,6 +213,26 @@ class PadEach {
   Next& next_;
   [[no_unique_address]] IsPadded is_padded_;
 };
+
+// Tokenizer::tokenize_into and tokenize_located_into for a tokenizer that
+// writes its output through a join: write(join) puts the line's characters
+// into a chain ending in `join` (a JoinTokens, or a JoinAndLocateTokens) and
+// finishes the chain. `max_size` bounds the output's length.
+template <class Write>
+void write_joined(std::size_t max_size, std::u32string& out, Write write) {
+  out.resize(max_size);
+  JoinTokens join(out.data());
+  write(join);
+  out.resize(join.size());
+}
+template <class Write>
+void write_located(std::size_t max_size, TokenizedText& out, Write write) {
+  out.text.resize(max_size);
+  out.tokens.clear();
+  JoinAndLocateTokens join(out.text.data(), out.tokens);
+  write(join);
+  out.text.resize(join.size());
+}
 
 }  // namespace evalcli::tokenizers::rule_chain
 

@@ -1,6 +1,6 @@
 // SacreBLEU's `char` tokenizer: every non-whitespace code point is a token.
-#include "evalcli/text/unicode.hpp"
 #include "evalcli/tokenize/builtin_tokenizers.hpp"
+#include "tokenize/rule_chain.hpp"
 
 namespace evalcli::tokenizers {
 namespace {
@@ -12,13 +12,25 @@ class TokenizerChar : public Tokenizer {
 
   std::u32string tokenize(std::u32string_view line) const override {
     std::u32string out;
-    out.reserve(line.size() * 2);
-    for (char32_t c : line) {
-      if (text::is_space(c)) continue;
-      if (!out.empty()) out.push_back(U' ');
-      out.push_back(c);
-    }
+    tokenize_into(line, out);
     return out;
+  }
+  // Each character, and a space before it at most.
+  void tokenize_into(std::u32string_view line, std::u32string& out) const override {
+    rule_chain::write_joined(2 * line.size(), out, [line](auto& join) { split(line, join); });
+  }
+  void tokenize_located_into(std::u32string_view line, TokenizedText& out) const override {
+    rule_chain::write_located(2 * line.size(), out, [line](auto& join) { split(line, join); });
+  }
+
+ private:
+  template <class Join>
+  static void split(std::u32string_view line, Join& join) {
+    for (const char32_t c : line) {
+      join.put(c);    // whitespace ends a token, any other character starts one...
+      join.blank();  // ...that ends at once
+    }
+    join.finish();
   }
 };
 

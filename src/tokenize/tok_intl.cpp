@@ -108,25 +108,18 @@ class TokenizerIntl : public Tokenizer {
     return out;
   }
 
+  // Each character, and a space before it at most.
   void tokenize_into(std::u32string_view line, std::u32string& out) const override {
-    out.resize(2 * line.size() + 1);  // each character, and a space before it at most
-    rule_chain::JoinTokens join(out.data());
-    out.resize(run_rules(line, join));
+    rule_chain::write_joined(2 * line.size() + 1, out, [&](auto& join) { run_rules(line, join); });
   }
-
   void tokenize_located_into(std::u32string_view line, TokenizedText& out) const override {
-    out.text.resize(2 * line.size() + 1);
-    out.tokens.clear();
-    out.tokens.reserve(line.size());  // tokens are separated: at most one per two output characters
-    rule_chain::JoinAndLocateTokens join(out.text.data(), out.tokens);
-    out.text.resize(run_rules(line, join));
+    rule_chain::write_located(2 * line.size() + 1, out, [&](auto& join) { run_rules(line, join); });
   }
 
  private:
-  // SacreBLEU's three re.sub calls in turn, then ' '.join(split()), as one
-  // pass; returns the output's length.
+  // SacreBLEU's three re.sub calls in turn, then ' '.join(split()), as one pass.
   template <class Join>
-  std::size_t run_rules(std::u32string_view line, Join& join) const {
+  void run_rules(std::u32string_view line, Join& join) const {
     DropCategories<Join> untagged{join};
     const auto is_symbol = [](char32_t c) { return has(c, CategoryTable::kSymbol); };  // (\p{S}) -> r' \1 '
     rule_chain::PadEach<decltype(is_symbol), decltype(untagged)> pad(untagged, is_symbol);
@@ -134,7 +127,6 @@ class TokenizerIntl : public Tokenizer {
     rule_chain::PairRule<PunctuationAfterNonNumber, decltype(second)> first(second);
     for (const char32_t c : line) first.put(c | static_cast<char32_t>(categories_->of(c)) << kCategoryShift);
     first.finish();
-    return join.size();
   }
 
   const CategoryTable* categories_;

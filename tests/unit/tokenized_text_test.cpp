@@ -1,5 +1,5 @@
-// Tokenizer::tokenize_located_into: the tokens 13a and intl locate and hash in
-// their own pass must equal those of the generic path (the tokenizer's joined text
+// Tokenizer::tokenize_located_into: the tokens 13a, intl, none and char locate
+// and hash in their own pass must equal those of the generic path (the tokenizer's joined text
 // split on spaces, each token hashed), or BLEU's n-gram counts would change.
 #include <catch2/catch.hpp>
 
@@ -59,13 +59,13 @@ TEST_CASE("13a locates the same tokens as splitting its output, on tricky lines"
   }
 }
 
-TEST_CASE("13a and intl locate the same tokens as splitting their output, on random text",
+TEST_CASE("13a, intl, none and char locate the same tokens as splitting their output, on random text",
           "[tokenizer][13a][intl]") {
   const std::vector<std::u32string> pieces = {
       U"a", U"B", U"\u00e4", U"\u4e2d", U"\U0001F600", U"0", U"9", U"\u0660", U".", U",", U"-", U" ", U"  ",
       U"\t", U"\x1c", U"\u00a0", U"\u3000", U"'", U"(", U"/", U"$", U"\"", U"~", U"&amp;", U"&quot;",
       U"<skipped>", U"-\n", U"&", U"<", U"\u2014", U"\u00ab", U"\u20ac", U"\u00b2", U"\U0001D7D9"};
-  for (const char* name : {"13a", "intl"}) {
+  for (const char* name : {"13a", "intl", "none", "char"}) {
     INFO("tokenizer " << name);
     std::mt19937 random(20261205);
     std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
@@ -83,7 +83,7 @@ TEST_CASE("13a and intl locate the same tokens as splitting their output, on ran
 
 TEST_CASE("the generic path locates the tokens of any tokenizer", "[tokenizer]") {
   evalcli::TokenizedText located;
-  for (const char* name : {"char", "none", "zh"}) {
+  for (const char* name : {"char", "intl", "none", "zh"}) {
     const auto tokenizer = evalcli::make_tokenizer(name);
     for (const std::u32string line : {U"", U"  ", U"Hello, world!", U"\u4e2d\u6587 ab  c", U"x"}) {
       tokenizer->tokenize_located_into(line, located);

@@ -113,6 +113,23 @@ TEST_CASE("intl equals a plain reference on random Unicode text, also from sever
   CHECK(mismatches == std::vector<int>(4, 0));
 }
 
+TEST_CASE("none and char equal Python's split and its characters on random Unicode text", "[tokenizer]") {
+  const auto none = make_tokenizer("none");
+  const auto chars = make_tokenizer("char");
+  for (const auto& line : random_intl_lines(20261208, 20000)) {
+    INFO("line: [" << evalcli::utf8::encode(line) << "]");
+    REQUIRE(evalcli::utf8::encode(none->tokenize(line)) == evalcli::utf8::encode(evalcli::text::squeeze_spaces(line)));
+    // SacreBLEU joins every character with spaces; BLEU's split() then drops the whitespace ones.
+    std::u32string each_character;
+    for (const char32_t c : line) {
+      if (evalcli::text::is_space(c)) continue;
+      if (!each_character.empty()) each_character += U' ';
+      each_character += c;
+    }
+    REQUIRE(evalcli::utf8::encode(chars->tokenize(line)) == evalcli::utf8::encode(each_character));
+  }
+}
+
 TEST_CASE("char and none", "[tokenizer]") {
   CHECK(tok("char", "ab c\u00a0d") == "a b c d");
   CHECK(tok("none", "  a\u3000b  ") == "a b");
