@@ -28,10 +28,9 @@ inline void unescape_mteval_entities(std::u32string& s) {
 // re.sub of a pattern matching two characters x, y (`match(x, y)`): matches
 // found left to right, never overlapping. The replacement is "x y " or, with
 // space_first, " x y".
-// Written to `out` (cleared first; its capacity is reused).
 template <typename Match>
-void replace_pairs_into(std::u32string_view s, Match match, bool space_first, std::u32string& out) {
-  out.clear();
+std::u32string replace_pairs(std::u32string_view s, Match match, bool space_first) {
+  std::u32string out;
   out.reserve(s.size() + s.size() / 4);
   std::size_t i = 0;
   while (i < s.size()) {
@@ -46,11 +45,6 @@ void replace_pairs_into(std::u32string_view s, Match match, bool space_first, st
       out.push_back(s[i++]);
     }
   }
-}
-template <typename Match>
-std::u32string replace_pairs(std::u32string_view s, Match match, bool space_first) {
-  std::u32string out;
-  replace_pairs_into(s, match, space_first, out);
   return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The stages of a tokenizer written as a chain of re.sub calls and a final
-// ' '.join(line.split()) (SacreBLEU's 13a, zh and intl tokenizers), as one
-// streaming pass. Each two-character rule is a left-to-right scan with
+// ' '.join(line.split()) (SacreBLEU's 13a, zh and intl tokenizers; none and
+// char are the join alone), as one streaming pass. Each two-character rule is a left-to-right scan with
 // non-overlapping matches, so it is a small transducer holding at most one
 // pending character; chaining the transducers gives exactly the composed
 // substitutions without building the intermediate strings. Each stage has
@@ -19,7 +19,6 @@
 #define EVALCLI_CHAIN_INLINE [[gnu::always_inline]] inline
 
 namespace evalcli::tokenizers::rule_chain {
-
 
 // What the joins below drop: Python's str.split() whitespace.
 EVALCLI_CHAIN_INLINE bool splits_tokens(char32_t c) {
