@@ -21,12 +21,11 @@ class CategoryTable {
  public:
   static constexpr std::uint8_t kNumber = 1, kPunctuation = 2, kSymbol = 4;
 
+  // Never destroyed (nor its blocks): a thread still tokenizing while the
+  // process exits (a Python interpreter's) must not find it freed.
   static const CategoryTable& instance() {
-    static const CategoryTable table;
-    return table;
-  }
-  ~CategoryTable() {
-    for (auto& block : blocks_) delete[] block.load(std::memory_order_acquire);
+    static const CategoryTable* const table = new CategoryTable;
+    return *table;
   }
 
   std::uint8_t of(char32_t c) const {
