@@ -136,11 +136,11 @@ class JoinAndLocateTokens {
 template <class Rule, class Next>
 class PairRule {
  public:
-  explicit PairRule(Next& next, Rule rule = Rule()) : next_(next), rule_(rule) {}
+  explicit PairRule(Next& next) : next_(next) {}
   EVALCLI_CHAIN_INLINE void put(char32_t c) {
     if (has_pending_) {
-      if (rule_.matches(pending_, c)) {
-        rule_.emit(next_, pending_, c);
+      if (Rule::matches(pending_, c)) {
+        Rule::emit(next_, pending_, c);
         has_pending_ = false;
         return;
       }
@@ -149,7 +149,7 @@ class PairRule {
     }
     // A character that cannot start a match is passed on at once (holding it
     // until the next character would emit the same text in the same order).
-    if (rule_.can_start(c)) {
+    if (Rule::can_start(c)) {
       pending_ = c;
       has_pending_ = true;
     } else {
@@ -167,7 +167,6 @@ class PairRule {
 
  private:
   Next& next_;
-  [[no_unique_address]] Rule rule_;
   char32_t pending_ = 0;
   bool has_pending_ = false;
 };
